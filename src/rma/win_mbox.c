@@ -127,16 +127,16 @@ static void stream_target(struct tern_win_mbox *m, size_t piece)
 }
 
 /* The request in m on this process's own memory. */
-static void apply(struct tern_win *w, struct tern_win_mbox *m)
+static void apply(struct tern_win_mbox *m)
 {
     char *t = (char *)(uintptr_t)m->addr, old[FETCH_CHUNK];
     size_t n = m->bytes;
-    MPI_Op op = (MPI_Op)m->op;
+    MPI_Op op = (MPI_Op)m->u.acc.op;
     switch (m->kind) {
     case TERN_WIN_MBOX_PUT: memcpy(t, m->data, n); break;
     case TERN_WIN_MBOX_GET: memcpy(m->data, t, n); break;
     case TERN_WIN_MBOX_PUT_STREAM:
-    case TERN_WIN_MBOX_GET_STREAM: stream_target(m, w->mbox_piece); break;
+    case TERN_WIN_MBOX_GET_STREAM: stream_target(m, (size_t)m->u.piece); break;
     case TERN_WIN_MBOX_CAS:
         memcpy(old, t, n);
         if (memcmp(old, m->data + n, n) == 0) memcpy(t, m->data, n);
@@ -147,7 +147,7 @@ static void apply(struct tern_win *w, struct tern_win_mbox *m)
             memcpy(m->data, t, n);
             break;
         }
-        MPI_Datatype b = (MPI_Datatype)m->basic;
+        MPI_Datatype b = (MPI_Datatype)m->u.acc.basic;
         size_t es = tern_dt_get(b)->size;
         tern_op_kernel k = op == MPI_REPLACE ? NULL : tern_op_kernel_get(op, b, 1);
         for (size_t at = 0; at < n; at += FETCH_CHUNK) {
@@ -180,7 +180,7 @@ static int serve(struct tern_win *w)
         if (locks) acc_unlock(w);
         return 0;
     }
-    apply(w, m);
+    apply(m);
     if (locks) acc_unlock(w);
     atomic_store_explicit(&m->state, DONE, memory_order_release);
     return 1;
@@ -297,10 +297,12 @@ int tern_win_mbox_post(struct tern_win_mbox *m)
 int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
                          const struct tern_rma_side *o)
 {
-    size_t piece = w->mbox_piece;
+    /* Two pieces at least, whole lines, so that the copies overlap. */
+    size_t half = (bytes / 2 + 63) / 64 * 64, piece = half < w->mbox_piece ? half : w->mbox_piece;
     struct tern_win_mbox *m;
     if (!piece || bytes > (size_t)tern_param.rma_target_max || !(m = claim(w, rank))) return 0;
     m->kind = get ? TERN_WIN_MBOX_GET_STREAM : TERN_WIN_MBOX_PUT_STREAM;
+    m->u.piece = piece;
     m->addr = addr;
     m->bytes = bytes;
     _Atomic uint64_t *filled = stream_ctr(m, STREAM_FILLED),

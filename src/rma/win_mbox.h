@@ -38,8 +38,13 @@ struct tern_win_mbox {
     _Alignas(64) _Atomic uint32_t state;
     uint16_t kind;
     uint16_t fetch;
-    int32_t op;    /* MPI_Op of an accumulate */
-    int32_t basic; /* its predefined element type */
+    union {
+        struct {
+            int32_t op;    /* MPI_Op of an accumulate */
+            int32_t basic; /* its predefined element type */
+        } acc;
+        uint64_t piece; /* a stream's bytes per piece */
+    } u;
     uint64_t addr; /* in the target's address space, contiguous */
     uint64_t bytes;
     _Alignas(32) char data[];
@@ -62,7 +67,7 @@ void tern_win_mbox_reset(void);
  * when the caller must do the operation itself: the window takes no
  * part, the data is too large, another origin holds the mailbox, or the
  * target has not progressed since a request went untaken.  Puts and gets
- * of more than a piece (w->mbox_piece) take tern_win_mbox_stream. */
+ * of more than TERN_WIN_MBOX_STREAM_MIN take tern_win_mbox_stream. */
 struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes);
 /* Posts the request filled into m and waits: 1 when the target has done
  * it (what comes back is in m->data; tern_win_mbox_release then), 0 when
@@ -70,11 +75,13 @@ struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t b
 int tern_win_mbox_post(struct tern_win_mbox *m);
 void tern_win_mbox_release(struct tern_win_mbox *m);
 
+/* Puts and gets of more than this many bytes stream. */
+#define TERN_WIN_MBOX_STREAM_MIN 16384
 /* A put (get = 0) or get of 'bytes' between o and the target's contiguous
- * memory at addr, more than a piece and at most TERN_RMA_TARGET_MAX,
- * through rank's mailbox in pieces, the origin packing one while the
- * target copies the other: 1 when done, 0 when the caller must do it
- * itself (nothing moved). */
+ * memory at addr, more than TERN_WIN_MBOX_STREAM_MIN and at most
+ * TERN_RMA_TARGET_MAX, through rank's mailbox in pieces (two at least), the
+ * origin packing one while the target copies the other: 1 when done, 0
+ * when the caller must do it itself (nothing moved). */
 int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
                          const struct tern_rma_side *o);
 

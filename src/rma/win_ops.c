@@ -163,14 +163,14 @@ static int by_target(struct tern_win *w, int rank, const struct tgt *t, uint64_t
 {
     if (t->local || w->am || (h->compare && bytes > 32)) return 0;
     int moves = h->kind == TERN_WIN_MBOX_PUT || h->kind == TERN_WIN_MBOX_GET;
-    if (moves && w->mbox_piece && bytes > w->mbox_piece)
+    if (moves && bytes > TERN_WIN_MBOX_STREAM_MIN)
         return tern_win_mbox_stream(w, rank, h->kind == TERN_WIN_MBOX_GET, addr, bytes,
                                     h->kind == TERN_WIN_MBOX_GET ? h->out : h->in);
     struct tern_win_mbox *m = tern_win_mbox_claim(w, rank, h->compare ? 2 * bytes : bytes);
     if (!m) return 0;
     m->kind = (uint16_t)h->kind;
-    m->op = (int32_t)h->op;
-    m->basic = (int32_t)h->basic;
+    m->u.acc.op = (int32_t)h->op;
+    m->u.acc.basic = (int32_t)h->basic;
     m->bytes = bytes;
     m->fetch = h->out != NULL;
     m->addr = addr;
