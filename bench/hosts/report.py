@@ -28,6 +28,8 @@ COLL_METRICS = [
     ("bcast_8", "bcast 8 B (us)", True),
     ("bcast_64k", "bcast 64 KiB (us)", True),
     ("barrier", "barrier (us)", True),
+    ("allgather_8", "allgather 8 B (us)", True),
+    ("allgather_64k", "allgather 64 KiB (us)", True),
 ]
 # run.sh --bcast: 4 ranks, 2 per host.
 BCAST_WHO = [("tern", "Tern"), ("ternwhole", "Tern, whole buffer"),

@@ -13,10 +13,12 @@
  * hosts with company, so neither is hierarchical again.
  *
  * So a broadcast crosses the network once per host instead of once per
- * rank, and a reduction leaves each host as one vector.  The reductions
+ * rank, a reduction leaves each host as one vector, and an allgather
+ * moves each host's blocks across the network once.  The reductions
  * reorder the operands by host: commutative operations only (select.c). */
 #include "coll/coll_hier.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include "coll/coll.h"
@@ -305,6 +307,58 @@ int tern_coll_allreduce_hier(const void *sbuf, void *rbuf, size_t count, struct 
     if (rc == MPI_SUCCESS && h->leaders)
         rc = tern_coll_allreduce(MPI_IN_PLACE, rbuf, count, dt, op, h->leaders);
     if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, count, dt, 0, h->node);
+    return rc;
+}
+
+/* Each host's blocks go to its leader (a gather in shared memory, packed),
+ * the leaders exchange their hosts' blocks (an allgatherv: each host's
+ * data crosses the network once, not once per rank), each leader lays the
+ * blocks out in rank order, and each host takes the result from its leader
+ * (a broadcast in shared memory). */
+int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                             size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    struct tern_coll_hier *h = hier_of(c);
+    int n = c->size, nl = h->leaders ? h->leaders->size : 0;
+    size_t blk = rcount * rdt->size;
+    if (blk == 0) return MPI_SUCCESS;
+    if (blk * (size_t)n > INT_MAX)
+        return tern_coll_allgather_ring(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = tern_coll_elem(rbuf, rdt, (MPI_Aint)(c->rank * rcount));
+        scount = rcount;
+        sdt = rdt;
+    }
+    struct tern_datatype *bt = tern_coll_byte();
+    char *host = NULL, *all = NULL;
+    void *mem = NULL;
+    int *counts = NULL, *displs = NULL;
+    if (h->leaders) {
+        host = tern_coll_tmpbuf(bt, ((size_t)h->node->size + (size_t)n) * blk, &mem);
+        counts = calloc((size_t)nl, sizeof *counts);
+        displs = malloc((size_t)nl * sizeof *displs);
+        if (!host || !counts || !displs) {
+            tern_coll_tmpfree(mem);
+            free(counts);
+            free(displs);
+            return tern_coll_nomem("MPI_Allgather", ((size_t)h->node->size + (size_t)n) * blk);
+        }
+        all = host + (size_t)h->node->size * blk;
+        for (int r = 0; r < n; r++) counts[h->leader_of[r]] += (int)blk;
+        for (int l = 0, at = 0; l < nl; at += counts[l++]) displs[l] = at;
+    }
+    int rc = tern_coll_gather(sbuf, scount, sdt, host, blk, bt, 0, h->node);
+    if (rc == MPI_SUCCESS && h->leaders) {
+        rc = tern_coll_allgatherv(host, (size_t)counts[h->leaders->rank], bt, all, counts, displs,
+                                  bt, h->leaders);
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+            tern_dt_unpack(rdt, tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)r * rcount)), rcount,
+                           0, all + displs[h->leader_of[r]] + (size_t)h->node_rank[r] * blk, blk);
+    }
+    if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, (size_t)n * rcount, rdt, 0, h->node);
+    tern_coll_tmpfree(mem);
+    free(counts);
+    free(displs);
     return rc;
 }
 

@@ -119,6 +119,7 @@ static const struct algo scatterv_algos[] = {
     ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
 };
 static const struct algo allgather_algos[] = {
+    ALGO("hier", all_block, tern_coll_allgather_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),

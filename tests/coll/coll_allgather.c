@@ -3,6 +3,10 @@
 #include "coll_util.h"
 
 static int rank, size;
+/* MPI_COMM_WORLD, or with argument "shuffled" its ranks ordered by rank
+ * modulo 3: on hosts of 3 consecutive ranks, each host's ranks are then
+ * spread over the communicator and no host's come first. */
+static MPI_Comm comm;
 
 static void allgather(int count, int in_place)
 {
@@ -12,8 +16,8 @@ static void allgather(int count, int in_place)
     for (int i = 0; i < count; i++) sbuf[i] = tt_val(rank, i, 3);
     for (size_t j = 0; j < total; j++) rbuf[j] = -1;
     if (in_place) memcpy(rbuf + (size_t)rank * count, sbuf, (size_t)count * sizeof(int));
-    CHECK_MPI(MPI_Allgather(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT,
-                            MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Allgather(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm));
     for (int r = 0; r < size; r++)
         for (int i = 0; i < count; i++)
             CHECK(rbuf[(size_t)r * count + i] == tt_val(r, i, 3),
@@ -31,7 +35,7 @@ static void allgather_vector(int count)
     int *rbuf = tt_alloc(per * (size_t)size * sizeof(int));
     for (int i = 0; i < count * TT_VEC_INTS; i++) sbuf[i] = tt_val(rank, i, 4);
     for (size_t j = 0; j < per * (size_t)size; j++) rbuf[j] = -7;
-    CHECK_MPI(MPI_Allgather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allgather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, comm));
     for (int r = 0; r < size; r++)
         for (int e = 0; e < count; e++)
             for (int j = 0; j < TT_VEC_EXTENT; j++) {
@@ -62,7 +66,7 @@ static void allgatherv(int base, int in_place)
     for (int j = 0; j < off; j++) rbuf[j] = -3;
     if (in_place) memcpy(rbuf + displs[rank], sbuf, (size_t)counts[rank] * sizeof(int));
     CHECK_MPI(MPI_Allgatherv(in_place ? MPI_IN_PLACE : sbuf, counts[rank], MPI_INT, rbuf, counts,
-                             displs, MPI_INT, MPI_COMM_WORLD));
+                             displs, MPI_INT, comm));
     for (int r = 0; r < size; r++) {
         for (int i = 0; i < counts[r]; i++)
             CHECK(rbuf[displs[r] + i] == tt_val(r, i, 6), "allgatherv base %d block %d [%d]=%d",
@@ -89,8 +93,8 @@ static void alltoall(int count, int in_place)
         memcpy(rbuf, sbuf, total * sizeof(int));
     else
         for (size_t j = 0; j < total; j++) rbuf[j] = -1;
-    CHECK_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT,
-                           MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm));
     for (int from = 0; from < size; from++)
         for (int i = 0; i < count; i++)
             CHECK(rbuf[(size_t)from * count + i] == a2a_val(from, rank, i),
@@ -128,9 +132,9 @@ static void alltoallv(int base, int in_place)
         for (int p = 0; p < size; p++)
             for (int i = 0; i < rc[p]; i++) rbuf[rd[p] + i] = a2a_val(rank, p, i);
         CHECK_MPI(MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, rbuf, rc, rd, MPI_INT,
-                                MPI_COMM_WORLD));
+                                comm));
     } else {
-        CHECK_MPI(MPI_Alltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Alltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, comm));
     }
     for (int p = 0; p < size; p++) {
         for (int i = 0; i < rc[p]; i++)
@@ -177,7 +181,7 @@ static void alltoallw(int elems)
         rt[p] = rank % 2 == 0 ? vec : MPI_DOUBLE;
     }
     memset(rbuf, 0xff, per * (size_t)size);
-    CHECK_MPI(MPI_Alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm));
     for (int p = 0; p < size; p++) {
         if (rank % 2 == 0) {
             const int *b = (const int *)(rbuf + rd[p]);
@@ -210,8 +214,15 @@ static void alltoallw(int elems)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    comm = MPI_COMM_WORLD;
+    if (argc > 1 && !strcmp(argv[1], "shuffled")) {
+        int wr, ws;
+        MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+        MPI_Comm_size(MPI_COMM_WORLD, &ws);
+        CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, (2 - wr % 3) * ws + wr, &comm));
+    }
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
     for (int k = 0; k < TT_NCOUNTS; k++) {
         allgather(tt_counts[k], 0);
         allgather(tt_counts[k], 1);
@@ -228,6 +239,7 @@ int main(int argc, char **argv)
     }
     alltoallw(1);
     alltoallw(2000);
+    if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }

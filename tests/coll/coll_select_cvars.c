@@ -21,7 +21,7 @@ static const struct {
     {"TERN_GATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_SCATTER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
     {"TERN_SCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
-    {"TERN_ALLGATHER_ALGORITHM", {"shm", "bruck", "linear", "ring", "inter_leader"}},
+    {"TERN_ALLGATHER_ALGORITHM", {"hier", "shm", "bruck", "linear", "ring", "inter_leader"}},
     {"TERN_ALLGATHERV_ALGORITHM", {"shm", "bruck", "linear", "ring", "inter_leader"}},
     {"TERN_ALLTOALL_ALGORITHM", {"shm", "bruck", "pairwise", "exchange"}},
     {"TERN_ALLTOALLV_ALGORITHM", {"shm", "pairwise", "exchange"}},
@@ -117,7 +117,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_T_enum_get_info(et, &num, ename, &elen));
         CHECK(!strcmp(ename, want[k].name), "%s: enumeration named %s", want[k].name, ename);
         int nalg = 0;
-        while (nalg < 5 && want[k].algos[nalg]) nalg++;
+        while (nalg < (int)(sizeof want[k].algos / sizeof *want[k].algos) && want[k].algos[nalg])
+            nalg++;
         CHECK(num == nalg + 1, "%s: %d items, expected auto and %d algorithms", want[k].name, num,
               nalg);
         int expect = 0;
