@@ -12,7 +12,8 @@
 #   --coll       instead: collectives on 4 ranks, 2 per host (allreduce,
 #                bcast and allgather at 8 B and 64 KiB, barrier), Tern as it chooses
 #                (by host: coll/coll_hier.c), Tern with the flat algorithms
-#                forced, MPICH and Open MPI
+#                forced, MPICH and Open MPI (COLL_WHO: a subset of tern
+#                ternflat mpich ompi)
 #   --bcast      instead: bcast of 1 and 4 MiB on 4 ranks, 2 per host: Tern
 #                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
 #                Tern by host with the buffer whole (TERN_HIER_CHUNK=0),
@@ -286,7 +287,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for rep in $(seq 1 "$reps"); do
     if [ $coll = 1 ]; then
         say "repetition $rep/$reps: collectives"
-        for who in tern ternflat mpich ompi; do
+        for who in ${COLL_WHO:-tern ternflat mpich ompi}; do
             bench_np "$rep" allreduce_8 $who 4 allreduce -m 8
             bench_np "$rep" allreduce_64k $who 4 allreduce -m 64K
             bench_np "$rep" bcast_8 $who 4 bcast -m 8
