@@ -58,6 +58,11 @@ size_t tern_win_mbox_bytes(int n)
 
 /* The windows whose mailboxes this process serves. */
 static struct tern_win *serving;
+/* This process is the origin of a stream under way: it takes no other's
+ * stream meanwhile, for the target of a stream waits for its origin's
+ * pieces, and two ranks streaming to each other would each wait for the
+ * other (they take each other's requests back, and use CMA, instead). */
+static int streaming;
 /* Registered with the first such window (as win_am.c's hook). */
 static int hooked;
 
@@ -171,6 +176,8 @@ static int serve(struct tern_win *w)
         return 0;
     }
     if (s != POSTED) return 0;
+    int stream = m->kind == TERN_WIN_MBOX_PUT_STREAM || m->kind == TERN_WIN_MBOX_GET_STREAM;
+    if (stream && streaming) return 0;
     /* A held lock means an origin is at the same memory by CMA: the
      * request waits for the next pass, or its origin takes it back. */
     int locks = m->kind == TERN_WIN_MBOX_ACC || m->kind == TERN_WIN_MBOX_CAS;
@@ -294,22 +301,12 @@ int tern_win_mbox_post(struct tern_win_mbox *m)
     return origin_wait_done(m, &ow);
 }
 
-int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
+/* The origin's side of a stream, posted: 1 done, 0 taken back. */
+static int stream_origin(struct tern_win_mbox *m, int get, size_t bytes, size_t piece,
                          const struct tern_rma_side *o)
 {
-    /* Two pieces at least, whole lines, so that the copies overlap. */
-    size_t half = (bytes / 2 + 63) / 64 * 64, piece = half < w->mbox_piece ? half : w->mbox_piece;
-    struct tern_win_mbox *m;
-    if (!piece || bytes > (size_t)tern_param.rma_target_max || !(m = claim(w, rank))) return 0;
-    m->kind = get ? TERN_WIN_MBOX_GET_STREAM : TERN_WIN_MBOX_PUT_STREAM;
-    m->u.piece = piece;
-    m->addr = addr;
-    m->bytes = bytes;
     _Atomic uint64_t *filled = stream_ctr(m, STREAM_FILLED),
                      *drained = stream_ctr(m, STREAM_DRAINED);
-    atomic_store_explicit(filled, 0, memory_order_relaxed);
-    atomic_store_explicit(drained, 0, memory_order_relaxed);
-    atomic_store_explicit(&m->state, POSTED, memory_order_release);
     struct origin_wait ow = {0, 0, TERN_WAITER_INIT};
     for (uint64_t k = 0; k * piece < bytes; k++) {
         size_t c = piece_len(bytes, piece, k);
@@ -326,9 +323,28 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
             atomic_store_explicit(drained, k + 1, memory_order_release);
         }
     }
-    if (!origin_wait_done(m, &ow)) return 0;
-    tern_win_mbox_release(m);
-    return 1;
+    return origin_wait_done(m, &ow);
+}
+
+int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
+                         const struct tern_rma_side *o)
+{
+    /* Two pieces at least, whole lines, so that the copies overlap. */
+    size_t half = (bytes / 2 + 63) / 64 * 64, piece = half < w->mbox_piece ? half : w->mbox_piece;
+    struct tern_win_mbox *m;
+    if (!piece || bytes > (size_t)tern_param.rma_target_max || !(m = claim(w, rank))) return 0;
+    m->kind = get ? TERN_WIN_MBOX_GET_STREAM : TERN_WIN_MBOX_PUT_STREAM;
+    m->u.piece = piece;
+    m->addr = addr;
+    m->bytes = bytes;
+    atomic_store_explicit(stream_ctr(m, STREAM_FILLED), 0, memory_order_relaxed);
+    atomic_store_explicit(stream_ctr(m, STREAM_DRAINED), 0, memory_order_relaxed);
+    streaming = 1;
+    atomic_store_explicit(&m->state, POSTED, memory_order_release);
+    int done = stream_origin(m, get, bytes, piece, o);
+    streaming = 0;
+    if (done) tern_win_mbox_release(m);
+    return done;
 }
 
 void tern_win_mbox_release(struct tern_win_mbox *m)

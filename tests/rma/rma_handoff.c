@@ -19,6 +19,9 @@
  * 3. Every rank adds 1 to a counter at every rank, and increments a second
  *    word there by a compare-and-swap loop, ITER times, while the others
  *    do the same: the totals are exact.
+ * 4. Every rank puts 1 MiB to the next rank and gets 1 MiB from the one
+ *    before, all at once: a rank that is itself streaming must not take
+ *    another's stream (each would wait for the other's pieces).
  * Argument 1 "off" (with TERN_RMA_TARGET_MAX=0): nothing is handed over. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -199,6 +202,34 @@ static void to_each(struct rwin *w, int rank, int size)
               kind_name[w->k], d1 - d0);
 }
 
+/* Phase 4: every rank puts BIG bytes to the next rank and gets them from
+ * the one before, all at once (two ranks stream to each other). */
+static void ring_streams(struct rwin *w, int rank, int size)
+{
+    int c = BIG / 4, next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    int *out = malloc(BIG), *in = malloc(BIG);
+    for (int i = 0; i < c; i++) out[i] = i * 7 + rank;
+    MPI_Aint db = rwin_disp(w, next, OFF_BIG), dp = rwin_disp(w, prev, OFF_BIG);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_lock_all(0, w->win));
+    CHECK_MPI(MPI_Put(out, c, MPI_INT, next, db, c, MPI_INT, w->win));
+    CHECK_MPI(MPI_Win_flush_all(w->win));
+    CHECK_MPI(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_lock_all(0, w->win));
+    CHECK_MPI(MPI_Get(in, c, MPI_INT, prev, dp, c, MPI_INT, w->win));
+    CHECK_MPI(MPI_Win_unlock_all(w->win));
+    /* prev's window holds what prev's own predecessor put there. */
+    int from = (prev + size - 1) % size;
+    for (int i = 0; i < c; i++)
+        CHECK(in[i] == i * 7 + from, "%s: rank %d: %d at %d of rank %d's window, want %d",
+              kind_name[w->k], rank, in[i], i, prev, i * 7 + from);
+    free(out);
+    free(in);
+    /* Nobody detaches a dynamic window's region while another reads it. */
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* Phase 3. */
 static void all_to_all(struct rwin *w, int rank, int size)
 {
@@ -249,6 +280,7 @@ int main(int argc, char **argv)
         to_each(&w, rank, size);
         MPI_Barrier(MPI_COMM_WORLD);
         all_to_all(&w, rank, size);
+        ring_streams(&w, rank, size);
         rwin_free(&w);
     }
     MPI_T_pvar_session_free(&pv_session);
