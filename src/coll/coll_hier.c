@@ -315,6 +315,39 @@ int tern_coll_allreduce_hier(const void *sbuf, void *rbuf, size_t count, struct 
  * data crosses the network once, not once per rank), each leader lays the
  * blocks out in rank order, and each host takes the result from its leader
  * (a broadcast in shared memory). */
+
+/* A leader's buffer: its host's blocks, then every host's (n), packed. */
+static size_t ag_bytes(const struct tern_coll_hier *h, int n, size_t blk)
+{
+    return ((size_t)h->node->size + (size_t)n) * blk;
+}
+
+/* The leaders' allgatherv, in bytes: each host's blocks, hosts in the
+ * leaders' order. */
+static void ag_layout(const struct tern_coll_hier *h, int n, size_t blk, int *counts, int *displs)
+{
+    int nl = h->leaders->size;
+    for (int l = 0; l < nl; l++) counts[l] = 0;
+    for (int r = 0; r < n; r++) counts[h->leader_of[r]] += (int)blk;
+    for (int l = 0, at = 0; l < nl; at += counts[l++]) displs[l] = at;
+}
+
+/* Rank r's block in the leaders' result. */
+static size_t ag_at(const struct tern_coll_hier *h, const int *displs, int r, size_t blk)
+{
+    return (size_t)displs[h->leader_of[r]] + (size_t)h->node_rank[r] * blk;
+}
+
+/* MPI_IN_PLACE: this rank's block of rbuf is what it contributes. */
+static void ag_in_place(const void **sbuf, size_t *scount, struct tern_datatype **sdt, void *rbuf,
+                        size_t rcount, struct tern_datatype *rdt, int rank)
+{
+    if (*sbuf != MPI_IN_PLACE) return;
+    *sbuf = tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)rank * rcount));
+    *scount = rcount;
+    *sdt = rdt;
+}
+
 int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                              size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
@@ -324,41 +357,34 @@ int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_dataty
     if (blk == 0) return MPI_SUCCESS;
     if (blk * (size_t)n > INT_MAX)
         return tern_coll_allgather_ring(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    if (sbuf == MPI_IN_PLACE) {
-        sbuf = tern_coll_elem(rbuf, rdt, (MPI_Aint)(c->rank * rcount));
-        scount = rcount;
-        sdt = rdt;
-    }
+    ag_in_place(&sbuf, &scount, &sdt, rbuf, rcount, rdt, c->rank);
     struct tern_datatype *bt = tern_coll_byte();
     char *host = NULL, *all = NULL;
     void *mem = NULL;
-    int *counts = NULL, *displs = NULL;
+    int *counts = NULL;
     if (h->leaders) {
-        host = tern_coll_tmpbuf(bt, ((size_t)h->node->size + (size_t)n) * blk, &mem);
-        counts = calloc((size_t)nl, sizeof *counts);
-        displs = malloc((size_t)nl * sizeof *displs);
-        if (!host || !counts || !displs) {
+        host = tern_coll_tmpbuf(bt, ag_bytes(h, n, blk), &mem);
+        counts = malloc(2 * (size_t)nl * sizeof *counts);
+        if (!host || !counts) {
             tern_coll_tmpfree(mem);
             free(counts);
-            free(displs);
-            return tern_coll_nomem("MPI_Allgather", ((size_t)h->node->size + (size_t)n) * blk);
+            return tern_coll_nomem("MPI_Allgather", ag_bytes(h, n, blk));
         }
         all = host + (size_t)h->node->size * blk;
-        for (int r = 0; r < n; r++) counts[h->leader_of[r]] += (int)blk;
-        for (int l = 0, at = 0; l < nl; at += counts[l++]) displs[l] = at;
+        ag_layout(h, n, blk, counts, counts + nl);
     }
     int rc = tern_coll_gather(sbuf, scount, sdt, host, blk, bt, 0, h->node);
     if (rc == MPI_SUCCESS && h->leaders) {
+        int *displs = counts + nl;
         rc = tern_coll_allgatherv(host, (size_t)counts[h->leaders->rank], bt, all, counts, displs,
                                   bt, h->leaders);
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
             tern_dt_unpack(rdt, tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)r * rcount)), rcount,
-                           0, all + displs[h->leader_of[r]] + (size_t)h->node_rank[r] * blk, blk);
+                           0, all + ag_at(h, displs, r, blk), blk);
     }
     if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, (size_t)n * rcount, rdt, 0, h->node);
     tern_coll_tmpfree(mem);
     free(counts);
-    free(displs);
     return rc;
 }
 
@@ -457,5 +483,46 @@ int tern_nbc_allreduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, 
     }
     rc = next_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, rbuf, count, dt, 0);
+    return next_phase(s, rc, NULL);
+}
+
+int tern_nbc_allgather_hier(struct tern_sched *s, const void *sbuf, size_t scount,
+                            struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                            struct tern_datatype *rdt)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_coll_hier *h = hier_of(c);
+    int n = c->size, nl = h->leaders ? h->leaders->size : 0;
+    size_t blk = rcount * rdt->size;
+    if (blk == 0) return MPI_SUCCESS;
+    if (blk * (size_t)n > INT_MAX)
+        return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+    ag_in_place(&sbuf, &scount, &sdt, rbuf, rcount, rdt, c->rank);
+    struct tern_datatype *bt = tern_coll_byte();
+    char *host = NULL;
+    int *counts = NULL;
+    if (h->leaders) {
+        host = tern_sched_buf(s, ag_bytes(h, n, blk));
+        counts = tern_sched_buf(s, 2 * (size_t)nl * sizeof *counts);
+        if (!host || !counts) return tern_sched_round(s);
+        ag_layout(h, n, blk, counts, counts + nl);
+    }
+    tern_sched_over(s, h->node);
+    int rc = tern_nbc_gather(s, sbuf, scount, sdt, host, blk, bt, 0);
+    if (h->leaders) {
+        char *all = host + (size_t)h->node->size * blk;
+        int *displs = counts + nl;
+        rc = next_phase(s, rc, h->leaders);
+        if (rc == MPI_SUCCESS)
+            rc = tern_nbc_allgatherv(s, host, (size_t)counts[h->leaders->rank], bt, all, counts,
+                                     displs, bt);
+        rc = next_phase(s, rc, h->node);
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+            rc = tern_sched_copy(s, all + ag_at(h, displs, r, blk), blk, bt,
+                                 tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)r * rcount)), rcount,
+                                 rdt);
+    }
+    rc = next_phase(s, rc, h->node);
+    if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, rbuf, (size_t)n * rcount, rdt, 0);
     return next_phase(s, rc, NULL);
 }

@@ -241,6 +241,7 @@ static const struct algo iscatterv_algos[] = {
     ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
 };
 static const struct algo iallgather_algos[] = {
+    ALGO("hier", nbc_all_block, tern_nbc_allgather_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),

@@ -1,4 +1,4 @@
-/* MPI_Allgather, MPI_Allgatherv, MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw:
+/* MPI_Allgather (and MPI_Iallgather), MPI_Allgatherv, MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw:
  * counts 0..100000, MPI_IN_PLACE, a vector receive type. */
 #include "coll_util.h"
 
@@ -8,7 +8,8 @@ static int rank, size;
  * spread over the communicator and no host's come first. */
 static MPI_Comm comm;
 
-static void allgather(int count, int in_place)
+/* nb: MPI_Iallgather and a wait. */
+static void allgather(int count, int in_place, int nb)
 {
     size_t total = (size_t)count * (size_t)size;
     int *sbuf = tt_alloc((size_t)count * sizeof(int));
@@ -16,13 +17,19 @@ static void allgather(int count, int in_place)
     for (int i = 0; i < count; i++) sbuf[i] = tt_val(rank, i, 3);
     for (size_t j = 0; j < total; j++) rbuf[j] = -1;
     if (in_place) memcpy(rbuf + (size_t)rank * count, sbuf, (size_t)count * sizeof(int));
-    CHECK_MPI(
-        MPI_Allgather(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm));
+    const void *from = in_place ? MPI_IN_PLACE : sbuf;
+    if (nb) {
+        MPI_Request req;
+        CHECK_MPI(MPI_Iallgather(from, count, MPI_INT, rbuf, count, MPI_INT, comm, &req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    } else {
+        CHECK_MPI(MPI_Allgather(from, count, MPI_INT, rbuf, count, MPI_INT, comm));
+    }
     for (int r = 0; r < size; r++)
         for (int i = 0; i < count; i++)
             CHECK(rbuf[(size_t)r * count + i] == tt_val(r, i, 3),
-                  "allgather count %d in_place %d: block %d [%d]=%d", count, in_place, r, i,
-                  rbuf[(size_t)r * count + i]);
+                  "%sallgather count %d in_place %d: block %d [%d]=%d", nb ? "i" : "", count,
+                  in_place, r, i, rbuf[(size_t)r * count + i]);
     free(sbuf);
     free(rbuf);
 }
@@ -224,8 +231,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     for (int k = 0; k < TT_NCOUNTS; k++) {
-        allgather(tt_counts[k], 0);
-        allgather(tt_counts[k], 1);
+        for (int nb = 0; nb < 2; nb++) {
+            allgather(tt_counts[k], 0, nb);
+            allgather(tt_counts[k], 1, nb);
+        }
         alltoall(tt_counts[k], 0);
         alltoall(tt_counts[k], 1);
     }

@@ -41,7 +41,7 @@ static const struct {
     {"TERN_IGATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_ISCATTER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
     {"TERN_ISCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
-    {"TERN_IALLGATHER_ALGORITHM", {"shm", "bruck", "linear", "ring", "inter_leader"}},
+    {"TERN_IALLGATHER_ALGORITHM", {"hier", "shm", "bruck", "linear", "ring", "inter_leader"}},
     {"TERN_IALLGATHERV_ALGORITHM", {"shm", "linear", "ring", "inter_leader"}},
     {"TERN_IALLTOALL_ALGORITHM", {"shm", "exchange"}},
     {"TERN_IALLTOALLV_ALGORITHM", {"shm", "exchange"}},
