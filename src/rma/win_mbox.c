@@ -58,8 +58,9 @@ size_t tern_win_mbox_bytes(int n)
 
 /* The windows whose mailboxes this process serves. */
 static struct tern_win *serving;
-/* This process is the origin of a stream under way: it takes no other's
- * stream meanwhile, for the target of a stream waits for its origin's
+/* Streams under way from this process as their origin (threads that let
+ * the library's lock go while they wait may each have one): it takes no
+ * other's stream meanwhile, for the target of a stream waits for its origin's
  * pieces, and two ranks streaming to each other would each wait for the
  * other (they take each other's requests back, and use CMA, instead). */
 static int streaming;
@@ -339,10 +340,10 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
     m->bytes = bytes;
     atomic_store_explicit(stream_ctr(m, STREAM_FILLED), 0, memory_order_relaxed);
     atomic_store_explicit(stream_ctr(m, STREAM_DRAINED), 0, memory_order_relaxed);
-    streaming = 1;
+    streaming++;
     atomic_store_explicit(&m->state, POSTED, memory_order_release);
     int done = stream_origin(m, get, bytes, piece, o);
-    streaming = 0;
+    streaming--;
     if (done) tern_win_mbox_release(m);
     return done;
 }
