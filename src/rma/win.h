@@ -88,7 +88,9 @@ struct tern_win {
     struct tern_win_dyn *dyn; /* dynamic windows: the attached regions (win_dyn.c) */
     /* its members hand each other small operations (win_mbox.h) */
     int mbox_on;
+    size_t mbox_stride;   /* bytes of each mailbox, header and data */
     size_t mbox_capacity; /* bytes of data a mailbox holds */
+    uint8_t *mbox_ready;  /* per target: 1 its mailbox's data may be written, 2 not, 0 unknown */
     size_t mbox_piece;    /* of a stream, 0 where none fits */
     struct tern_win *mbox_next;
 };

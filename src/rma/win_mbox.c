@@ -20,10 +20,13 @@
 #include "rma/win_mbox.h"
 
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "coll/op_kernels.h"
+#include "core/errors.h"
 #include "core/params.h"
 #include "core/progress.h"
 #include "core/pvars.h"
@@ -45,15 +48,25 @@ enum { FREE = 0, CLAIMED, POSTED, TAKEN, DONE, IDLE };
  * time on the stack: a whole number of elements of every predefined type. */
 #define FETCH_CHUNK 480
 
-size_t tern_win_mbox_capacity(int n)
+size_t tern_win_mbox_stride(int n)
 {
     size_t most = (size_t)tern_param.rma_target_box, fair = ALL_MBOX_BYTES / (size_t)n;
-    if (fair < 1024) fair = 1024;
-    return (most < fair ? most : fair) / 64 * 64;
+    size_t data = most < fair ? most : fair;
+    return (sizeof(struct tern_win_mbox) + data + 4095) / 4096 * 4096;
 }
-size_t tern_win_mbox_bytes(int n)
+size_t tern_win_mbox_bytes(int n) { return (size_t)n * tern_win_mbox_stride(n); }
+
+/* Whether the first 'upto' bytes of the data of rank's mailbox m may be
+ * written: those past its first page are reserved in /dev/shm by the
+ * first origin to need them (win_seg.c reserves only the first), and a
+ * full /dev/shm then refuses here rather than with a SIGBUS. */
+static int data_ready(struct tern_win *w, int rank, struct tern_win_mbox *m, size_t upto)
 {
-    return (size_t)n * (sizeof(struct tern_win_mbox) + tern_win_mbox_capacity(n));
+    if (sizeof(struct tern_win_mbox) + upto <= 4096) return 1;
+    if (!w->mbox_ready[rank])
+        w->mbox_ready[rank] =
+            madvise((char *)m + 4096, w->mbox_stride - 4096, MADV_POPULATE_WRITE) == 0 ? 1 : 2;
+    return w->mbox_ready[rank] == 1;
 }
 
 /* The windows whose mailboxes this process serves. */
@@ -205,7 +218,10 @@ void tern_win_mbox_open(struct tern_win *w)
 {
     if (w->mbox_on) return;
     w->mbox_on = 1;
-    w->mbox_capacity = tern_win_mbox_capacity(w->size);
+    w->mbox_stride = tern_win_mbox_stride(w->size);
+    w->mbox_capacity = w->mbox_stride - sizeof(struct tern_win_mbox);
+    w->mbox_ready = calloc((size_t)w->size, 1);
+    if (!w->mbox_ready) tern_fatal("out of memory for a window of %d ranks", w->size);
     size_t piece = w->mbox_capacity > STREAM_PIECES ? (w->mbox_capacity - STREAM_PIECES) / 2 : 0;
     w->mbox_piece = piece / 64 * 64 >= STREAM_PIECE_MIN ? piece / 64 * 64 : 0;
     w->mbox_next = serving;
@@ -225,12 +241,15 @@ void tern_win_mbox_close(struct tern_win *w)
             break;
         }
     w->mbox_on = 0;
+    free(w->mbox_ready);
+    w->mbox_ready = NULL;
 }
 
-static struct tern_win_mbox *claim(struct tern_win *w, int rank)
+static struct tern_win_mbox *claim(struct tern_win *w, int rank, size_t upto)
 {
     if (!w->mbox_on || rank == w->rank) return NULL;
     struct tern_win_mbox *m = tern_win_mbox_of(w, rank);
+    if (!data_ready(w, rank, m, upto)) return NULL;
     uint32_t s = FREE;
     if (atomic_load_explicit(&m->state, memory_order_relaxed) != FREE ||
         !atomic_compare_exchange_strong_explicit(&m->state, &s, CLAIMED, memory_order_acquire,
@@ -241,8 +260,9 @@ static struct tern_win_mbox *claim(struct tern_win *w, int rank)
 
 struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes)
 {
-    return bytes <= w->mbox_capacity && bytes <= (size_t)tern_param.rma_target_max ? claim(w, rank)
-                                                                                   : NULL;
+    return bytes <= w->mbox_capacity && bytes <= (size_t)tern_param.rma_target_max
+               ? claim(w, rank, bytes)
+               : NULL;
 }
 
 static uint64_t clock_ns(void)
@@ -333,7 +353,9 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
     /* Two pieces at least, whole lines, so that the copies overlap. */
     size_t half = (bytes / 2 + 63) / 64 * 64, piece = half < w->mbox_piece ? half : w->mbox_piece;
     struct tern_win_mbox *m;
-    if (!piece || bytes > (size_t)tern_param.rma_target_max || !(m = claim(w, rank))) return 0;
+    if (!piece || bytes > (size_t)tern_param.rma_target_max ||
+        !(m = claim(w, rank, STREAM_PIECES + 2 * piece)))
+        return 0;
     m->kind = get ? TERN_WIN_MBOX_GET_STREAM : TERN_WIN_MBOX_PUT_STREAM;
     m->u.piece = piece;
     m->addr = addr;

@@ -30,7 +30,7 @@ enum tern_win_mbox_kind {
 };
 
 /* One per member, for requests to it, on lines of its own: this header,
- * then the data, as many bytes as tern_win_mbox_capacity.  The data
+ * then the data (w->mbox_capacity bytes).  The data
  * starts in the header's line: a request of up to 32 bytes (a
  * fetch-and-op, a compare-and-swap with its compare value) and its answer
  * each cross between the cores as one line. */
@@ -50,10 +50,10 @@ struct tern_win_mbox {
     _Alignas(32) char data[];
 };
 
-/* Bytes of data a mailbox holds in a window of n members:
- * TERN_RMA_TARGET_BOX, less where the n mailboxes would pass 4 MiB. */
-size_t tern_win_mbox_capacity(int n);
-/* Bytes of the mailboxes of n members in a window's control area. */
+/* Bytes of each mailbox, header and data, in a window of n members, whole
+ * pages: TERN_RMA_TARGET_BOX of data, less where the n mailboxes would
+ * pass 4 MiB; and of all n, in the window's control area. */
+size_t tern_win_mbox_stride(int n);
 size_t tern_win_mbox_bytes(int n);
 
 /* Window w takes part: its members serve their mailbox when they progress.

@@ -30,7 +30,7 @@ static size_t off_post(int n) { return off_ranks() + (size_t)n * sizeof(struct t
 static size_t off_done(int n) { return off_post(n) + (size_t)n * (size_t)n * sizeof(uint32_t); }
 static size_t off_mbox(int n)
 {
-    return align_up(off_done(n) + (size_t)n * (size_t)n * sizeof(uint32_t), 64);
+    return align_up(off_done(n) + (size_t)n * (size_t)n * sizeof(uint32_t), 4096);
 }
 size_t tern_win_ctl_bytes(int n) { return align_up(off_mbox(n) + tern_win_mbox_bytes(n), 4096); }
 
@@ -45,8 +45,8 @@ _Atomic uint32_t *tern_win_post_ctr(struct tern_win *w, int origin, int target)
 }
 struct tern_win_mbox *tern_win_mbox_of(struct tern_win *w, int r)
 {
-    size_t stride = sizeof(struct tern_win_mbox) + w->mbox_capacity;
-    return (struct tern_win_mbox *)(void *)(w->seg + off_mbox(w->size) + (size_t)r * stride);
+    return (struct tern_win_mbox *)(void *)(w->seg + off_mbox(w->size) +
+                                            (size_t)r * w->mbox_stride);
 }
 _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin)
 {
@@ -55,16 +55,22 @@ _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin)
 }
 
 /* An empty file of 'bytes' with every page reserved, so that a full
- * /dev/shm is this error rather than a SIGBUS at the first store. */
-static int make_file(size_t bytes, int *fd_out)
+ * /dev/shm is this error rather than a SIGBUS at the first store; but for
+ * the mailboxes' data past their first page (skip_at: the first mailbox,
+ * n of 'stride' bytes each), which an origin reserves itself before it
+ * first uses them (win_mbox.c), so that making a window costs no more
+ * with larger mailboxes. */
+static int make_file(size_t bytes, size_t skip_at, int n, size_t stride, int *fd_out)
 {
     int fd = tern_anon_file_create("tern-win", NULL);
     if (fd < 0) return errno;
     int e = 0;
-    if (ftruncate(fd, (off_t)bytes) != 0)
-        e = errno;
-    else
-        e = posix_fallocate(fd, 0, (off_t)bytes);
+    if (ftruncate(fd, (off_t)bytes) != 0) e = errno;
+    if (!e) e = posix_fallocate(fd, 0, (off_t)skip_at);
+    for (int r = 0; r < n && !e; r++)
+        e = posix_fallocate(fd, (off_t)(skip_at + (size_t)r * stride), 4096);
+    size_t end = skip_at + (size_t)n * stride;
+    if (!e && bytes > end) e = posix_fallocate(fd, (off_t)end, (off_t)(bytes - end));
     if (e) {
         close(fd);
         return e;
@@ -81,7 +87,9 @@ int tern_win_seg_open(struct tern_win *w, struct tern_comm *comm, size_t bytes)
 {
     struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
     struct seg_offer offer = {getpid(), -1, 0};
-    if (w->rank == 0) offer.err = make_file(bytes, &offer.fd);
+    if (w->rank == 0)
+        offer.err =
+            make_file(bytes, off_mbox(w->size), w->size, tern_win_mbox_stride(w->size), &offer.fd);
     int rc = tern_coll_bcast(&offer, sizeof offer, byte, 0, comm);
     if (rc) return rc;
     if (offer.err)
