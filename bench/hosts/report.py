@@ -30,6 +30,8 @@ COLL_METRICS = [
     ("barrier", "barrier (us)", True),
     ("allgather_8", "allgather 8 B (us)", True),
     ("allgather_64k", "allgather 64 KiB (us)", True),
+    ("alltoall_8", "alltoall 8 B (us)", True),
+    ("alltoall_1k", "alltoall 1 KiB (us)", True),
 ]
 # run.sh --bcast: 4 ranks, 2 per host.
 BCAST_WHO = [("tern", "Tern"), ("ternwhole", "Tern, whole buffer"),

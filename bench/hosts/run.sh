@@ -10,7 +10,8 @@
 #                when new)
 #   --out FILE   also write the report to FILE
 #   --coll       instead: collectives on 4 ranks, 2 per host (allreduce,
-#                bcast and allgather at 8 B and 64 KiB, barrier), Tern as it chooses
+#                bcast and allgather at 8 B and 64 KiB, alltoall at 8 B and
+#                1 KiB, barrier), Tern as it chooses
 #                (by host: coll/coll_hier.c), Tern with the flat algorithms
 #                forced, MPICH and Open MPI (COLL_WHO: a subset of tern
 #                ternflat mpich ompi)
@@ -234,8 +235,9 @@ launch_cmd() {
 }
 
 # Tern with the algorithms that ignore hosts, as a parameter word per collective.
-# allgather's is what auto takes without the hosts: bruck up to 64 KiB in
-# all, ring above (flat_allgather=ring for that call).
+# allgather's and alltoall's are what auto takes without the hosts: bruck
+# for small messages (flat_more in a call names another: ring for
+# allgather above 64 KiB in all, pairwise for alltoall above 256 bytes).
 flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling"
 
 # bench_np REP METRIC WHO NP ARGS...: tern-bench across the hosts, NP / 2
@@ -243,7 +245,7 @@ flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial T
 bench_np() {
     local rep=$1 metric=$2 who=$3 np=$4 b0 b1 val lib=$3 words=
     shift 4
-    [ "$who" = ternflat ] && lib=tern words="$flat_words TERN_ALLGATHER_ALGORITHM=${flat_allgather:-bruck}"
+    [ "$who" = ternflat ] && lib=tern words="$flat_words ${flat_more:-TERN_ALLGATHER_ALGORITHM=bruck TERN_ALLTOALL_ALGORITHM=bruck}"
     [ "$who" = ternwhole ] && lib=tern words=TERN_HIER_CHUNK=0
     b0=$(bridge_bytes)
     val=$(timeout $limit $(launch_cmd "$lib" "$np") $words "$bin/tern-bench.$lib" "$@" -f json 2> "$work/bench.err" | tb_value) || true
@@ -294,7 +296,9 @@ for rep in $(seq 1 "$reps"); do
             bench_np "$rep" bcast_64k $who 4 bcast -m 64K
             bench_np "$rep" barrier $who 4 barrier
             bench_np "$rep" allgather_8 $who 4 allgather -m 8
-            flat_allgather=ring bench_np "$rep" allgather_64k $who 4 allgather -m 64K
+            flat_more=TERN_ALLGATHER_ALGORITHM=ring bench_np "$rep" allgather_64k $who 4 allgather -m 64K
+            bench_np "$rep" alltoall_8 $who 4 alltoall -m 8
+            flat_more=TERN_ALLTOALL_ALGORITHM=pairwise bench_np "$rep" alltoall_1k $who 4 alltoall -m 1K
         done
         continue
     fi

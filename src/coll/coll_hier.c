@@ -13,13 +13,15 @@
  * hosts with company, so neither is hierarchical again.
  *
  * So a broadcast crosses the network once per host instead of once per
- * rank, a reduction leaves each host as one vector, and an allgather
- * moves each host's blocks across the network once.  The reductions
+ * rank, a reduction leaves each host as one vector, an allgather moves
+ * each host's blocks across the network once, and an alltoall of small
+ * blocks sends one message per pair of hosts.  The reductions
  * reorder the operands by host: commutative operations only (select.c). */
 #include "coll/coll_hier.h"
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll/coll.h"
 #include "coll/coll_util.h"
@@ -385,6 +387,86 @@ int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_dataty
     if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, (size_t)n * rcount, rdt, 0, h->node);
     tern_coll_tmpfree(mem);
     free(counts);
+    return rc;
+}
+
+/* Each host's blocks go to its leader (a gather in shared memory), which
+ * sorts them by destination host; the leaders exchange one message per
+ * pair of hosts (an alltoallv), each sorts what it received by
+ * destination and source rank and scatters it over its host: hosts^2
+ * messages cross the network instead of n^2.  A leader holds its host's
+ * blocks three times over, so auto takes this for small blocks only. */
+int tern_coll_alltoall_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                            size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    struct tern_coll_hier *h = hier_of(c);
+    int n = c->size, nn = h->node->size, nl = h->leaders ? h->leaders->size : 0;
+    size_t blk = rcount * rdt->size, row = (size_t)n * blk, host_bytes = (size_t)nn * row;
+    if (blk == 0) return MPI_SUCCESS;
+    if (host_bytes > INT_MAX)
+        return tern_coll_alltoall_pairwise(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+    /* In place, every block leaves rbuf (the gather) before any arrives
+     * (the scatter). */
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = rbuf;
+        scount = rcount;
+        sdt = rdt;
+    }
+    struct tern_datatype *bt = tern_coll_byte();
+    char *got = NULL, *out = NULL, *in = NULL;
+    void *mem = NULL;
+    /* Per leader: its host's ranks, the offsets of those in rank_at, and
+     * the alltoallv's counts and displacements (the same both ways). */
+    int *rank_at = NULL, *nn_of = NULL, *base = NULL, *counts = NULL, *displs = NULL;
+    if (h->leaders) {
+        got = tern_coll_tmpbuf(bt, 3 * host_bytes, &mem);
+        rank_at = malloc(((size_t)n + 4 * (size_t)nl) * sizeof *rank_at);
+        if (!got || !rank_at) {
+            tern_coll_tmpfree(mem);
+            free(rank_at);
+            return tern_coll_nomem("MPI_Alltoall", 3 * host_bytes);
+        }
+        out = got + host_bytes;
+        in = out + host_bytes;
+        nn_of = rank_at + n;
+        base = nn_of + nl;
+        counts = base + nl;
+        displs = counts + nl;
+        for (int l = 0; l < nl; l++) nn_of[l] = 0;
+        for (int r = 0; r < n; r++) nn_of[h->leader_of[r]]++;
+        for (int l = 0, at = 0, b = 0; l < nl; l++) {
+            base[l] = b;
+            b += nn_of[l];
+            counts[l] = (int)((size_t)nn * (size_t)nn_of[l] * blk);
+            displs[l] = at;
+            at += counts[l];
+        }
+        for (int r = 0; r < n; r++) rank_at[base[h->leader_of[r]] + h->node_rank[r]] = r;
+    }
+    int rc = tern_coll_gather(sbuf, (size_t)n * scount, sdt, got, row, bt, 0, h->node);
+    if (rc == MPI_SUCCESS && h->leaders) {
+        /* To host l: for each of its ranks, the blocks of this host's ranks in order. */
+        for (int l = 0; l < nl; l++)
+            for (int dn = 0; dn < nn_of[l]; dn++)
+                for (int j = 0; j < nn; j++)
+                    memcpy(out + displs[l] + ((size_t)dn * (size_t)nn + (size_t)j) * blk,
+                           got + (size_t)j * row + (size_t)rank_at[base[l] + dn] * blk, blk);
+        rc = tern_coll_alltoallv(out, counts, displs, bt, in, counts, displs, bt, h->leaders);
+        /* From host l, for each rank here, the blocks of l's ranks: laid
+         * out by rank here, then source rank. */
+        for (int dn = 0; dn < nn && rc == MPI_SUCCESS; dn++)
+            for (int s = 0; s < n; s++) {
+                int l = h->leader_of[s];
+                memcpy(got + (size_t)dn * row + (size_t)s * blk,
+                       in + displs[l] +
+                           ((size_t)dn * (size_t)nn_of[l] + (size_t)h->node_rank[s]) * blk,
+                       blk);
+            }
+    }
+    if (rc == MPI_SUCCESS)
+        rc = tern_coll_scatter(got, row, bt, rbuf, (size_t)n * rcount, rdt, 0, h->node);
+    tern_coll_tmpfree(mem);
+    free(rank_at);
     return rc;
 }
 

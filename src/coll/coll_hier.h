@@ -18,6 +18,7 @@ tern_coll_bcast_fn tern_coll_bcast_hier;
 tern_coll_reduce_fn tern_coll_reduce_hier;
 tern_coll_all_reduce_fn tern_coll_allreduce_hier;
 tern_coll_all_block_fn tern_coll_allgather_hier;
+tern_coll_all_block_fn tern_coll_alltoall_hier;
 
 /* The same as schedules (nonblocking and persistent forms): each part's
  * phase added over that part (tern_sched_over), in rounds one after the

@@ -138,6 +138,7 @@ static const struct algo allgatherv_algos[] = {
     ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
 };
 static const struct algo alltoall_algos[] = {
+    ALGO("hier", all_block, tern_coll_alltoall_hier, .kinds = INTRA, .hier = 1, .upto = KIB),
     ALGO("shm", all_block, tern_coll_alltoall_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3, .upto = 256),
     ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY, .min_ranks = 3,

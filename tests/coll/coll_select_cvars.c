@@ -23,7 +23,7 @@ static const struct {
     {"TERN_SCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_ALLGATHER_ALGORITHM", {"hier", "shm", "bruck", "linear", "ring", "inter_leader"}},
     {"TERN_ALLGATHERV_ALGORITHM", {"shm", "bruck", "linear", "ring", "inter_leader"}},
-    {"TERN_ALLTOALL_ALGORITHM", {"shm", "bruck", "pairwise", "exchange"}},
+    {"TERN_ALLTOALL_ALGORITHM", {"hier", "shm", "bruck", "pairwise", "exchange"}},
     {"TERN_ALLTOALLV_ALGORITHM", {"shm", "pairwise", "exchange"}},
     {"TERN_ALLTOALLW_ALGORITHM", {"shm", "pairwise", "exchange"}},
     {"TERN_REDUCE_ALGORITHM", {"hier", "shm", "binomial", "inter_leader"}},
