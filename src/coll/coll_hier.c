@@ -340,26 +340,35 @@ static size_t ag_at(const struct tern_coll_hier *h, const int *displs, int r, si
     return (size_t)displs[h->leader_of[r]] + (size_t)h->node_rank[r] * blk;
 }
 
-/* MPI_IN_PLACE: this rank's block of rbuf is what it contributes. */
-static void ag_in_place(const void **sbuf, size_t *scount, struct tern_datatype **sdt, void *rbuf,
-                        size_t rcount, struct tern_datatype *rdt, int rank)
+/* Where both forms of an allgather by host start: AG_GO with blk (bytes of
+ * a block) set and MPI_IN_PLACE replaced by this rank's block of rbuf;
+ * AG_NONE with nothing to move; AG_FLAT where the leaders' counts would
+ * pass an int. */
+enum { AG_GO, AG_NONE, AG_FLAT };
+static int ag_start(const struct tern_comm *c, const void **sbuf, size_t *scount,
+                    struct tern_datatype **sdt, void *rbuf, size_t rcount,
+                    struct tern_datatype *rdt, size_t *blk)
 {
-    if (*sbuf != MPI_IN_PLACE) return;
-    *sbuf = tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)rank * rcount));
-    *scount = rcount;
-    *sdt = rdt;
+    *blk = rcount * rdt->size;
+    if (*blk == 0) return AG_NONE;
+    if (*blk * (size_t)c->size > INT_MAX) return AG_FLAT;
+    if (*sbuf == MPI_IN_PLACE) {
+        *sbuf = tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)c->rank * rcount));
+        *scount = rcount;
+        *sdt = rdt;
+    }
+    return AG_GO;
 }
 
 int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                              size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
+    size_t blk;
+    int how = ag_start(c, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
+    if (how == AG_NONE) return MPI_SUCCESS;
+    if (how == AG_FLAT) return tern_coll_allgather_ring(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     struct tern_coll_hier *h = hier_of(c);
     int n = c->size, nl = h->leaders ? h->leaders->size : 0;
-    size_t blk = rcount * rdt->size;
-    if (blk == 0) return MPI_SUCCESS;
-    if (blk * (size_t)n > INT_MAX)
-        return tern_coll_allgather_ring(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    ag_in_place(&sbuf, &scount, &sdt, rbuf, rcount, rdt, c->rank);
     struct tern_datatype *bt = tern_coll_byte();
     char *host = NULL, *all = NULL;
     void *mem = NULL;
@@ -573,13 +582,12 @@ int tern_nbc_allgather_hier(struct tern_sched *s, const void *sbuf, size_t scoun
                             struct tern_datatype *rdt)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    size_t blk;
+    int how = ag_start(c, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
+    if (how == AG_NONE) return MPI_SUCCESS;
+    if (how == AG_FLAT) return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     struct tern_coll_hier *h = hier_of(c);
     int n = c->size, nl = h->leaders ? h->leaders->size : 0;
-    size_t blk = rcount * rdt->size;
-    if (blk == 0) return MPI_SUCCESS;
-    if (blk * (size_t)n > INT_MAX)
-        return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
-    ag_in_place(&sbuf, &scount, &sdt, rbuf, rcount, rdt, c->rank);
     struct tern_datatype *bt = tern_coll_byte();
     char *host = NULL;
     int *counts = NULL;

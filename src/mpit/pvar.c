@@ -172,7 +172,7 @@ const struct tern_t_pvar tern_t_pvars[] = {
      "and store rather than CMA (created windows at creation, dynamic ones at first access)",
      TERN_T_PV_COUNTER, 0, RMA, rma_files_mapped, NULL, NULL},
     {"tern_rma_target_done",
-     "Small operations on memory this process reaches by CMA (windows on the heap, dynamic "
+     "One-sided operations on memory this process reaches by CMA (windows on the heap, dynamic "
      "windows) that it handed to their target, which did them while progressing in MPI "
      "(TERN_RMA_TARGET_MAX)",
      TERN_T_PV_COUNTER, 0, RMA, rma_target_done, NULL, NULL},
