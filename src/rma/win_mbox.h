@@ -76,7 +76,7 @@ int tern_win_mbox_post(struct tern_win_mbox *m);
 void tern_win_mbox_release(struct tern_win_mbox *m);
 
 /* Puts and gets of more than this many bytes stream. */
-#define TERN_WIN_MBOX_STREAM_MIN 16384
+#define TERN_WIN_MBOX_STREAM_MIN 4096
 /* A put (get = 0) or get of 'bytes' between o and the target's contiguous
  * memory at addr, more than TERN_WIN_MBOX_STREAM_MIN and at most
  * TERN_RMA_TARGET_MAX, through rank's mailbox in pieces (two at least), the
