@@ -405,77 +405,131 @@ int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_dataty
  * destination and source rank and scatters it over its host: hosts^2
  * messages cross the network instead of n^2.  A leader holds its host's
  * blocks three times over, so auto takes this for small blocks only. */
+
+/* A leader's plan and buffers; the arrays follow it in one allocation. */
+struct a2a {
+    struct tern_coll_hier *h;
+    int n, nn, nl;
+    size_t blk, row;
+    char *got, *out, *in; /* gathered (then to scatter), to send, received */
+    int *rank_at;         /* per host, its ranks in node order, from base[l] */
+    int *nn_of, *base;    /* per host: its ranks, and where they start in rank_at */
+    int *counts, *displs; /* the leaders' alltoallv, the same both ways */
+};
+
+static size_t a2a_bytes(int n, int nl, size_t host_bytes)
+{
+    return sizeof(struct a2a) + ((size_t)n + 4 * (size_t)nl) * sizeof(int) + 3 * host_bytes;
+}
+
+/* Lays out the plan in mem (a2a_bytes of it) for a leader. */
+static struct a2a *a2a_plan(void *mem, struct tern_coll_hier *h, int n, size_t blk)
+{
+    struct a2a *a = mem;
+    int nn = h->node->size, nl = h->leaders->size;
+    *a = (struct a2a){.h = h, .n = n, .nn = nn, .nl = nl, .blk = blk, .row = (size_t)n * blk};
+    a->rank_at = (int *)(void *)(a + 1);
+    a->nn_of = a->rank_at + n;
+    a->base = a->nn_of + nl;
+    a->counts = a->base + nl;
+    a->displs = a->counts + nl;
+    /* The blocks are bytes, moved by memcpy and as MPI_BYTE: after the
+     * ints, an int's alignment serves them. */
+    a->got = (char *)(a->displs + nl);
+    a->out = a->got + (size_t)nn * a->row;
+    a->in = a->out + (size_t)nn * a->row;
+    for (int l = 0; l < nl; l++) a->nn_of[l] = 0;
+    for (int r = 0; r < n; r++) a->nn_of[h->leader_of[r]]++;
+    for (int l = 0, at = 0, b = 0; l < nl; l++) {
+        a->base[l] = b;
+        b += a->nn_of[l];
+        a->counts[l] = (int)((size_t)nn * (size_t)a->nn_of[l] * blk);
+        a->displs[l] = at;
+        at += a->counts[l];
+    }
+    for (int r = 0; r < n; r++) a->rank_at[a->base[h->leader_of[r]] + h->node_rank[r]] = r;
+    return a;
+}
+
+/* To host l: for each of its ranks, the blocks of this host's ranks in order. */
+static int a2a_sort_out(void *arg)
+{
+    struct a2a *a = arg;
+    for (int l = 0; l < a->nl; l++)
+        for (int dn = 0; dn < a->nn_of[l]; dn++)
+            for (int j = 0; j < a->nn; j++)
+                memcpy(a->out + a->displs[l] + ((size_t)dn * (size_t)a->nn + (size_t)j) * a->blk,
+                       a->got + (size_t)j * a->row + (size_t)a->rank_at[a->base[l] + dn] * a->blk,
+                       a->blk);
+    return MPI_SUCCESS;
+}
+
+/* From host l, for each rank here, the blocks of l's ranks: laid out by
+ * rank here, then source rank, to scatter. */
+static int a2a_sort_in(void *arg)
+{
+    struct a2a *a = arg;
+    const struct tern_coll_hier *h = a->h;
+    for (int dn = 0; dn < a->nn; dn++)
+        for (int s = 0; s < a->n; s++) {
+            int l = h->leader_of[s];
+            memcpy(a->got + (size_t)dn * a->row + (size_t)s * a->blk,
+                   a->in + a->displs[l] +
+                       ((size_t)dn * (size_t)a->nn_of[l] + (size_t)h->node_rank[s]) * a->blk,
+                   a->blk);
+        }
+    return MPI_SUCCESS;
+}
+
+/* Where both forms start, as ag_start: AG_FLAT where a leader's buffers
+ * would pass an int's counts. */
+static int a2a_start(const struct tern_comm *c, struct tern_coll_hier *h, const void **sbuf,
+                     size_t *scount, struct tern_datatype **sdt, void *rbuf, size_t rcount,
+                     struct tern_datatype *rdt, size_t *blk)
+{
+    *blk = rcount * rdt->size;
+    if (*blk == 0) return AG_NONE;
+    if ((size_t)h->node->size * (size_t)c->size * *blk > INT_MAX) return AG_FLAT;
+    /* In place, every block leaves rbuf (the gather) before any arrives
+     * (the scatter). */
+    if (*sbuf == MPI_IN_PLACE) {
+        *sbuf = rbuf;
+        *scount = rcount;
+        *sdt = rdt;
+    }
+    return AG_GO;
+}
+
 int tern_coll_alltoall_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                             size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
     struct tern_coll_hier *h = hier_of(c);
-    int n = c->size, nn = h->node->size, nl = h->leaders ? h->leaders->size : 0;
-    size_t blk = rcount * rdt->size, row = (size_t)n * blk, host_bytes = (size_t)nn * row;
-    if (blk == 0) return MPI_SUCCESS;
-    if (host_bytes > INT_MAX)
-        return tern_coll_alltoall_pairwise(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    /* In place, every block leaves rbuf (the gather) before any arrives
-     * (the scatter). */
-    if (sbuf == MPI_IN_PLACE) {
-        sbuf = rbuf;
-        scount = rcount;
-        sdt = rdt;
-    }
+    int n = c->size;
+    size_t blk;
+    int how = a2a_start(c, h, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
+    if (how == AG_NONE) return MPI_SUCCESS;
+    if (how == AG_FLAT) return tern_coll_alltoall_pairwise(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     struct tern_datatype *bt = tern_coll_byte();
-    char *got = NULL, *out = NULL, *in = NULL;
+    struct a2a *a = NULL;
     void *mem = NULL;
-    /* Per leader: its host's ranks, the offsets of those in rank_at, and
-     * the alltoallv's counts and displacements (the same both ways). */
-    int *rank_at = NULL, *nn_of = NULL, *base = NULL, *counts = NULL, *displs = NULL;
     if (h->leaders) {
-        got = tern_coll_tmpbuf(bt, 3 * host_bytes, &mem);
-        rank_at = malloc(((size_t)n + 4 * (size_t)nl) * sizeof *rank_at);
-        if (!got || !rank_at) {
-            tern_coll_tmpfree(mem);
-            free(rank_at);
-            return tern_coll_nomem("MPI_Alltoall", 3 * host_bytes);
-        }
-        out = got + host_bytes;
-        in = out + host_bytes;
-        nn_of = rank_at + n;
-        base = nn_of + nl;
-        counts = base + nl;
-        displs = counts + nl;
-        for (int l = 0; l < nl; l++) nn_of[l] = 0;
-        for (int r = 0; r < n; r++) nn_of[h->leader_of[r]]++;
-        for (int l = 0, at = 0, b = 0; l < nl; l++) {
-            base[l] = b;
-            b += nn_of[l];
-            counts[l] = (int)((size_t)nn * (size_t)nn_of[l] * blk);
-            displs[l] = at;
-            at += counts[l];
-        }
-        for (int r = 0; r < n; r++) rank_at[base[h->leader_of[r]] + h->node_rank[r]] = r;
+        size_t bytes = a2a_bytes(n, h->leaders->size, (size_t)h->node->size * (size_t)n * blk);
+        void *at = tern_coll_tmpbuf(bt, bytes, &mem);
+        if (!at) return tern_coll_nomem("MPI_Alltoall", bytes);
+        a = a2a_plan(at, h, n, blk);
     }
-    int rc = tern_coll_gather(sbuf, (size_t)n * scount, sdt, got, row, bt, 0, h->node);
-    if (rc == MPI_SUCCESS && h->leaders) {
-        /* To host l: for each of its ranks, the blocks of this host's ranks in order. */
-        for (int l = 0; l < nl; l++)
-            for (int dn = 0; dn < nn_of[l]; dn++)
-                for (int j = 0; j < nn; j++)
-                    memcpy(out + displs[l] + ((size_t)dn * (size_t)nn + (size_t)j) * blk,
-                           got + (size_t)j * row + (size_t)rank_at[base[l] + dn] * blk, blk);
-        rc = tern_coll_alltoallv(out, counts, displs, bt, in, counts, displs, bt, h->leaders);
-        /* From host l, for each rank here, the blocks of l's ranks: laid
-         * out by rank here, then source rank. */
-        for (int dn = 0; dn < nn && rc == MPI_SUCCESS; dn++)
-            for (int s = 0; s < n; s++) {
-                int l = h->leader_of[s];
-                memcpy(got + (size_t)dn * row + (size_t)s * blk,
-                       in + displs[l] +
-                           ((size_t)dn * (size_t)nn_of[l] + (size_t)h->node_rank[s]) * blk,
-                       blk);
-            }
+    int rc = tern_coll_gather(sbuf, (size_t)n * scount, sdt, a ? a->got : NULL, (size_t)n * blk, bt,
+                              0, h->node);
+    if (rc == MPI_SUCCESS && a) {
+        a2a_sort_out(a);
+        rc = tern_coll_alltoallv(a->out, a->counts, a->displs, bt, a->in, a->counts, a->displs, bt,
+                                 h->leaders);
+        if (rc == MPI_SUCCESS) a2a_sort_in(a);
     }
     if (rc == MPI_SUCCESS)
-        rc = tern_coll_scatter(got, row, bt, rbuf, (size_t)n * rcount, rdt, 0, h->node);
+        rc = tern_coll_scatter(a ? a->got : NULL, (size_t)n * blk, bt, rbuf, (size_t)n * rcount,
+                               rdt, 0, h->node);
     tern_coll_tmpfree(mem);
-    free(rank_at);
     return rc;
 }
 
@@ -614,5 +668,44 @@ int tern_nbc_allgather_hier(struct tern_sched *s, const void *sbuf, size_t scoun
     }
     rc = next_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, rbuf, (size_t)n * rcount, rdt, 0);
+    return next_phase(s, rc, NULL);
+}
+
+int tern_nbc_alltoall_hier(struct tern_sched *s, const void *sbuf, size_t scount,
+                           struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                           struct tern_datatype *rdt)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_coll_hier *h = hier_of(c);
+    int n = c->size;
+    size_t blk;
+    int how = a2a_start(c, h, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
+    if (how == AG_NONE) return MPI_SUCCESS;
+    if (how == AG_FLAT) return tern_nbc_alltoall_exchange(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+    struct tern_datatype *bt = tern_coll_byte();
+    struct a2a *a = NULL;
+    if (h->leaders) {
+        void *at = tern_sched_buf(
+            s, a2a_bytes(n, h->leaders->size, (size_t)h->node->size * (size_t)n * blk));
+        if (!at) return tern_sched_round(s);
+        a = a2a_plan(at, h, n, blk);
+    }
+    tern_sched_over(s, h->node);
+    int rc = tern_nbc_gather(s, sbuf, (size_t)n * scount, sdt, a ? a->got : NULL, (size_t)n * blk,
+                             bt, 0);
+    if (a) {
+        rc = next_phase(s, rc, h->leaders);
+        if (rc == MPI_SUCCESS) rc = tern_sched_callback(s, a2a_sort_out, a);
+        if (rc == MPI_SUCCESS) rc = tern_sched_round(s);
+        if (rc == MPI_SUCCESS)
+            rc = tern_nbc_alltoallv(s, a->out, a->counts, a->displs, bt, a->in, a->counts,
+                                    a->displs, bt);
+        rc = next_phase(s, rc, h->node);
+        if (rc == MPI_SUCCESS) rc = tern_sched_callback(s, a2a_sort_in, a);
+    }
+    rc = next_phase(s, rc, h->node);
+    if (rc == MPI_SUCCESS)
+        rc = tern_nbc_scatter(s, a ? a->got : NULL, (size_t)n * blk, bt, rbuf, (size_t)n * rcount,
+                              rdt, 0);
     return next_phase(s, rc, NULL);
 }

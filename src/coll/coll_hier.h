@@ -28,6 +28,7 @@ tern_nbc_bcast_fn tern_nbc_bcast_hier;
 tern_nbc_reduce_fn tern_nbc_reduce_hier;
 tern_nbc_all_reduce_fn tern_nbc_allreduce_hier;
 tern_nbc_all_block_fn tern_nbc_allgather_hier;
+tern_nbc_all_block_fn tern_nbc_alltoall_hier;
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_coll_hier_release(struct tern_comm *c);

@@ -259,6 +259,7 @@ static const struct algo iallgatherv_algos[] = {
     ALGO("inter_leader", nbc_allgatherv, tern_nbc_inter_allgatherv, .kinds = INTER),
 };
 static const struct algo ialltoall_algos[] = {
+    ALGO("hier", nbc_all_block, tern_nbc_alltoall_hier, .kinds = INTRA, .hier = 1, .upto = KIB),
     ALGO("shm", nbc_all_block, tern_nbc_alltoall_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("exchange", nbc_all_block, tern_nbc_alltoall_exchange, .kinds = ANY),
 };

@@ -1,5 +1,5 @@
-/* MPI_Allgather (and MPI_Iallgather), MPI_Allgatherv, MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw:
- * counts 0..100000, MPI_IN_PLACE, a vector receive type. */
+/* MPI_Allgather and MPI_Alltoall (blocking and nonblocking), MPI_Allgatherv, MPI_Alltoallv,
+ * MPI_Alltoallw: counts 0..100000, MPI_IN_PLACE, a vector receive type. */
 #include "coll_util.h"
 
 static int rank, size;
@@ -8,7 +8,22 @@ static int rank, size;
  * spread over the communicator and no host's come first. */
 static MPI_Comm comm;
 
-/* nb: MPI_Iallgather and a wait. */
+/* MPI_Allgather, or MPI_Alltoall (to_all), of count ints; nb: the
+ * nonblocking form and a wait. */
+static void all_block(int to_all, int nb, const void *from, int count, int *rbuf)
+{
+    MPI_Request req;
+    if (nb && to_all)
+        CHECK_MPI(MPI_Ialltoall(from, count, MPI_INT, rbuf, count, MPI_INT, comm, &req));
+    else if (nb)
+        CHECK_MPI(MPI_Iallgather(from, count, MPI_INT, rbuf, count, MPI_INT, comm, &req));
+    else if (to_all)
+        CHECK_MPI(MPI_Alltoall(from, count, MPI_INT, rbuf, count, MPI_INT, comm));
+    else
+        CHECK_MPI(MPI_Allgather(from, count, MPI_INT, rbuf, count, MPI_INT, comm));
+    if (nb) CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+}
+
 static void allgather(int count, int in_place, int nb)
 {
     size_t total = (size_t)count * (size_t)size;
@@ -17,14 +32,7 @@ static void allgather(int count, int in_place, int nb)
     for (int i = 0; i < count; i++) sbuf[i] = tt_val(rank, i, 3);
     for (size_t j = 0; j < total; j++) rbuf[j] = -1;
     if (in_place) memcpy(rbuf + (size_t)rank * count, sbuf, (size_t)count * sizeof(int));
-    const void *from = in_place ? MPI_IN_PLACE : sbuf;
-    if (nb) {
-        MPI_Request req;
-        CHECK_MPI(MPI_Iallgather(from, count, MPI_INT, rbuf, count, MPI_INT, comm, &req));
-        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    } else {
-        CHECK_MPI(MPI_Allgather(from, count, MPI_INT, rbuf, count, MPI_INT, comm));
-    }
+    all_block(0, nb, in_place ? MPI_IN_PLACE : sbuf, count, rbuf);
     for (int r = 0; r < size; r++)
         for (int i = 0; i < count; i++)
             CHECK(rbuf[(size_t)r * count + i] == tt_val(r, i, 3),
@@ -89,7 +97,7 @@ static void allgatherv(int base, int in_place)
 /* Block for (from, to), element i. */
 static int a2a_val(int from, int to, long i) { return tt_val(from * 64 + to, i, 8); }
 
-static void alltoall(int count, int in_place)
+static void alltoall(int count, int in_place, int nb)
 {
     size_t total = (size_t)count * (size_t)size;
     int *sbuf = tt_alloc(total * sizeof(int));
@@ -100,13 +108,12 @@ static void alltoall(int count, int in_place)
         memcpy(rbuf, sbuf, total * sizeof(int));
     else
         for (size_t j = 0; j < total; j++) rbuf[j] = -1;
-    CHECK_MPI(
-        MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT, comm));
+    all_block(1, nb, in_place ? MPI_IN_PLACE : sbuf, count, rbuf);
     for (int from = 0; from < size; from++)
         for (int i = 0; i < count; i++)
             CHECK(rbuf[(size_t)from * count + i] == a2a_val(from, rank, i),
-                  "alltoall count %d in_place %d: from %d [%d]=%d", count, in_place, from, i,
-                  rbuf[(size_t)from * count + i]);
+                  "%salltoall count %d in_place %d: from %d [%d]=%d", nb ? "i" : "", count,
+                  in_place, from, i, rbuf[(size_t)from * count + i]);
     free(sbuf);
     free(rbuf);
 }
@@ -234,9 +241,9 @@ int main(int argc, char **argv)
         for (int nb = 0; nb < 2; nb++) {
             allgather(tt_counts[k], 0, nb);
             allgather(tt_counts[k], 1, nb);
+            alltoall(tt_counts[k], 0, nb);
+            alltoall(tt_counts[k], 1, nb);
         }
-        alltoall(tt_counts[k], 0);
-        alltoall(tt_counts[k], 1);
     }
     allgather_vector(1);
     allgather_vector(3000);

@@ -43,7 +43,7 @@ static const struct {
     {"TERN_ISCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_IALLGATHER_ALGORITHM", {"hier", "shm", "bruck", "linear", "ring", "inter_leader"}},
     {"TERN_IALLGATHERV_ALGORITHM", {"shm", "linear", "ring", "inter_leader"}},
-    {"TERN_IALLTOALL_ALGORITHM", {"shm", "exchange"}},
+    {"TERN_IALLTOALL_ALGORITHM", {"hier", "shm", "exchange"}},
     {"TERN_IALLTOALLV_ALGORITHM", {"shm", "exchange"}},
     {"TERN_IALLTOALLW_ALGORITHM", {"shm", "exchange"}},
     {"TERN_IREDUCE_ALGORITHM", {"hier", "shm", "binomial", "inter_leader"}},
