@@ -119,7 +119,7 @@ static const struct algo scatterv_algos[] = {
     ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
 };
 static const struct algo allgather_algos[] = {
-    ALGO("hier", all_block, tern_coll_allgather_hier, .kinds = INTRA, .hier = 1),
+    ALGO("hier", all_block, tern_coll_allgather_hier, .kinds = INTRA, .hier = 1, .upto = 256 * KIB),
     ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
@@ -242,7 +242,8 @@ static const struct algo iscatterv_algos[] = {
     ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
 };
 static const struct algo iallgather_algos[] = {
-    ALGO("hier", nbc_all_block, tern_nbc_allgather_hier, .kinds = INTRA, .hier = 1),
+    ALGO("hier", nbc_all_block, tern_nbc_allgather_hier, .kinds = INTRA, .hier = 1,
+         .upto = 256 * KIB),
     ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
