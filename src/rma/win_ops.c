@@ -185,7 +185,7 @@ static int by_target(struct tern_win *w, int rank, const struct tgt *t, uint64_t
 int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                  MPI_Aint disp, size_t tcount, struct tern_datatype *tdt)
 {
-    struct tgt t;
+    struct tgt t = {0};
     size_t tb = tcount * tdt->size;
     int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
@@ -207,7 +207,7 @@ int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int
 int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                  MPI_Aint disp, size_t tcount, struct tern_datatype *tdt)
 {
-    struct tgt t;
+    struct tgt t = {0};
     size_t tb = tcount * tdt->size;
     int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
@@ -491,7 +491,7 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
 {
     /* Nothing to do (MPI_PROC_NULL, no data) needs no valid op or types:
      * MPICH accepts any then, and mpi4py relies on it. */
-    struct tgt t;
+    struct tgt t = {0};
     int rc = locate(fn, w, rank, disp, tcount, tdt, &t);
     if (rc) return rc < 0 ? MPI_SUCCESS : rc;
     MPI_Datatype basic = tdt->basic;
@@ -612,7 +612,7 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     if (!dt->predefined || !dt->contig || dt->basic == MPI_DATATYPE_NULL)
         return tern_win_err(w, MPI_ERR_TYPE,
                             "%s: compare-and-swap takes one element of a predefined type", fn);
-    struct tgt t;
+    struct tgt t = {0};
     int rc = locate(fn, w, rank, disp, 1, dt, &t);
     if (rc) return rc < 0 ? MPI_SUCCESS : rc;
     size_t es = dt->size;
