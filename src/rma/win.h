@@ -105,7 +105,8 @@ struct tern_win_rank_ctl {
     uint32_t ncover;          /* intervals in it */
     uint32_t nfiles;          /* regions from MPI_Alloc_mem, and where their list lies */
     uint64_t files_at;
-    char pad[24];
+    uint64_t seg_at; /* where it mapped the segment: its address of a byte of the segment */
+    char pad[16];
     /* As an origin, on a line that only this rank writes: target + 1 while
      * it changes that target's elements by atomic instructions, else 0. */
     _Atomic uint32_t atomics_at;

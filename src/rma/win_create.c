@@ -302,7 +302,7 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
         win_destroy(w);
         return tern_err_comm(comm, MPI_ERR_NO_MEM, "%s: out of memory for a window handle", fn);
     }
-    if (!spans && !w->mapped) tern_win_mbox_open(w);
+    if (!spans) tern_win_mbox_open(w);
     /* Nobody may reach another's control area before it is mapped everywhere. */
     tern_win_barrier(w);
     *out = w;

@@ -40,14 +40,20 @@ static inline char *tern_win_direct_at(const struct tern_win *w, int rank, MPI_A
     return p->local + off;
 }
 
+/* Whether a put or get of 'bytes' takes the general path's large copies:
+ * shared with the target, or, for a put, streaming stores. */
+static inline int tern_win_large(size_t bytes, int put)
+{
+    size_t share = (size_t)tern_param.rma_share_min, nt = (size_t)tern_param.rma_put_nt_min;
+    return (share && bytes >= share) || (put && nt && bytes >= nt);
+}
+
 /* A put or get of 'bytes' contiguous bytes of one predefined type on both
- * sides: 1 when done.  Large puts take the general path's streaming
- * stores. */
+ * sides: 1 when done. */
 static inline int tern_win_put_fast(const struct tern_win *w, const void *buf, size_t bytes,
                                     int rank, MPI_Aint disp)
 {
-    size_t nt = (size_t)tern_param.rma_put_nt_min;
-    if (nt && bytes >= nt) return 0;
+    if (tern_win_large(bytes, 1)) return 0;
     char *t = tern_win_direct_at(w, rank, disp, bytes);
     if (!t) return 0;
     memcpy(t, buf, bytes);
@@ -56,6 +62,7 @@ static inline int tern_win_put_fast(const struct tern_win *w, const void *buf, s
 static inline int tern_win_get_fast(const struct tern_win *w, void *buf, size_t bytes, int rank,
                                     MPI_Aint disp)
 {
+    if (tern_win_large(bytes, 0)) return 0;
     const char *t = tern_win_direct_at(w, rank, disp, bytes);
     if (!t) return 0;
     memcpy(buf, t, bytes);

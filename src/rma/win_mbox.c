@@ -16,7 +16,19 @@
  * origin for a put, the target for a get) and 'drained' (pieces read),
  * each on a line of its own: the writer of piece k waits until piece k - 2
  * is drained.  An origin may fill the first two pieces of a put before the
- * target takes the request; taken back, nothing has reached the target. */
+ * target takes the request; taken back, nothing has reached the target.
+ *
+ * A share (a put or get on memory the origin maps) is claimed from both
+ * ends: the origin takes chunks from the front, the target from the back,
+ * each by a fetch-and-add on one word that counts the bytes taken at each
+ * end ('taken': front in its low half, back in its high half), so every
+ * byte is copied once whoever comes when.  The target takes half of what
+ * is left at a time, at most SHARE_CHUNK_MAX, so a target that comes late
+ * takes less and the two finish close together.  Once the
+ * front reaches the back, the origin takes the request back if the target
+ * never took it, else waits for its last piece.  A piece the target could
+ * not copy (its CMA failed) is named in 'failed' and copied by the
+ * origin. */
 #include "rma/win_mbox.h"
 
 #include <sched.h>
@@ -32,6 +44,7 @@
 #include "core/pvars.h"
 #include "core/state.h"
 #include "rma/win_seg.h"
+#include "transport/shm/shm.h"
 
 enum { FREE = 0, CLAIMED, POSTED, TAKEN, DONE, IDLE };
 
@@ -42,6 +55,18 @@ enum { FREE = 0, CLAIMED, POSTED, TAKEN, DONE, IDLE };
 #define STREAM_FILLED 32
 #define STREAM_DRAINED 96
 #define STREAM_PIECES 160
+/* A share's counters, on the stream's lines, and the origin's buffer. */
+#define SHARE_TAKEN STREAM_FILLED
+#define SHARE_FAILED STREAM_DRAINED
+#define SHARE_BUF 0
+/* The origin's chunks: an eighth of the share, within these bounds (a
+ * fetch-and-add each, where the target pays a CMA call per piece: half a
+ * microsecond besides its copy).  The target's pieces: half of what is
+ * left, within SHARE_PIECE_MIN and SHARE_CHUNK_MAX, so that neither side
+ * is left with a long piece to finish alone. */
+#define SHARE_CHUNK_MIN (4u << 10)
+#define SHARE_CHUNK_MAX (256u << 10)
+#define SHARE_PIECE_MIN (16u << 10)
 /* Smaller pieces than this would not pay for their handshakes. */
 #define STREAM_PIECE_MIN 4096
 /* The accumulate that fetches keeps the old values of this many bytes at a
@@ -145,6 +170,48 @@ static void stream_target(struct tern_win_mbox *m, size_t piece)
     }
 }
 
+/* Claims up to 'want' bytes of a share of n from the front (back = 0) or
+ * the back: their offset to *off and their count, 0 once none is left.
+ * Each end's count overshoots n by one claim at most, and shares are under
+ * 2 GiB (tern_win_mbox_share), so neither half of the word overflows. */
+static size_t share_claim(struct tern_win_mbox *m, size_t n, size_t want, int back, size_t *off)
+{
+    uint64_t old = atomic_fetch_add_explicit(
+        stream_ctr(m, SHARE_TAKEN), back ? (uint64_t)want << 32 : want, memory_order_relaxed);
+    size_t front = (size_t)(old & 0xffffffffu), end = (size_t)(old >> 32);
+    if (front + end >= n) return 0;
+    size_t c = n - front - end < want ? n - front - end : want;
+    *off = back ? n - end - c : front;
+    return c;
+}
+
+/* The target's side of a share: pieces from the back by CMA until none is
+ * left, each two fifths of what remains. */
+static void share_target(struct tern_win_mbox *m)
+{
+    size_t n = (size_t)m->bytes, off, c;
+    uint64_t obuf;
+    memcpy(&obuf, m->data + SHARE_BUF, sizeof obuf);
+    const struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
+    for (;;) {
+        uint64_t t = atomic_load_explicit(stream_ctr(m, SHARE_TAKEN), memory_order_relaxed);
+        size_t used = (size_t)(t & 0xffffffffu) + (size_t)(t >> 32);
+        size_t want = used < n ? (n - used) / 2 / 4096 * 4096 : 0;
+        want = want < SHARE_PIECE_MIN   ? SHARE_PIECE_MIN
+               : want > SHARE_CHUNK_MAX ? SHARE_CHUNK_MAX
+                                        : want;
+        if (!(c = share_claim(m, n, want, 1, &off))) return;
+        struct tern_dt_view mine, its;
+        tern_dt_view_local(&mine, byte, (char *)(uintptr_t)m->addr + off, c);
+        tern_dt_view_local(&its, byte, (const void *)(uintptr_t)(obuf + off), c);
+        if (tern_shm_cma_rw(m->u.share.world, m->kind == TERN_WIN_MBOX_GET_SHARE, &mine, &its, c)) {
+            atomic_store_explicit(stream_ctr(m, SHARE_FAILED), (uint64_t)c << 32 | off,
+                                  memory_order_release);
+            return;
+        }
+    }
+}
+
 /* The request in m on this process's own memory. */
 static void apply(struct tern_win_mbox *m)
 {
@@ -156,6 +223,8 @@ static void apply(struct tern_win_mbox *m)
     case TERN_WIN_MBOX_GET: memcpy(m->data, t, n); break;
     case TERN_WIN_MBOX_PUT_STREAM:
     case TERN_WIN_MBOX_GET_STREAM: stream_target(m, (size_t)m->u.piece); break;
+    case TERN_WIN_MBOX_PUT_SHARE:
+    case TERN_WIN_MBOX_GET_SHARE: share_target(m); break;
     case TERN_WIN_MBOX_CAS:
         memcpy(old, t, n);
         if (memcmp(old, m->data + n, n) == 0) memcpy(t, m->data, n);
@@ -368,6 +437,51 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
     streaming--;
     if (done) tern_win_mbox_release(m);
     return done;
+}
+
+/* The origin's copy of bytes [off, off + c) of a share. */
+static void share_copy(int get, char *local, char *buf, size_t off, size_t c, tern_win_copy_fn copy)
+{
+    if (get)
+        copy(buf + off, local + off, c);
+    else
+        copy(local + off, buf + off, c);
+}
+
+void tern_win_mbox_share(struct tern_win *w, int rank, int get, char *local, uint64_t there,
+                         char *buf, size_t bytes, tern_win_copy_fn copy)
+{
+    size_t chunk = bytes / 8 / 4096 * 4096, off, c;
+    chunk = chunk < SHARE_CHUNK_MIN   ? SHARE_CHUNK_MIN
+            : chunk > SHARE_CHUNK_MAX ? SHARE_CHUNK_MAX
+                                      : chunk;
+    struct tern_win_mbox *m = bytes < (1u << 31) && tern_shm_cma_pid(w->peer[rank].world)
+                                  ? claim(w, rank, STREAM_PIECES)
+                                  : NULL;
+    if (!m) {
+        share_copy(get, local, buf, 0, bytes, copy);
+        return;
+    }
+    m->kind = get ? TERN_WIN_MBOX_GET_SHARE : TERN_WIN_MBOX_PUT_SHARE;
+    m->u.share.world = w->peer[w->rank].world;
+    m->addr = there;
+    m->bytes = bytes;
+    uint64_t at = (uint64_t)(uintptr_t)buf, failed;
+    memcpy(m->data + SHARE_BUF, &at, sizeof at);
+    atomic_store_explicit(stream_ctr(m, SHARE_TAKEN), 0, memory_order_relaxed);
+    atomic_store_explicit(stream_ctr(m, SHARE_FAILED), 0, memory_order_relaxed);
+    atomic_store_explicit(&m->state, POSTED, memory_order_release);
+    while ((c = share_claim(m, bytes, chunk, 0, &off))) share_copy(get, local, buf, off, c, copy);
+    uint32_t s = POSTED;
+    if (atomic_compare_exchange_strong(&m->state, &s, IDLE)) {
+        tern_pv.rma_target.taken_back++;
+        return;
+    }
+    struct origin_wait ow = {0, 0, TERN_WAITER_INIT};
+    origin_wait_done(m, &ow);
+    if ((failed = atomic_load_explicit(stream_ctr(m, SHARE_FAILED), memory_order_acquire)))
+        share_copy(get, local, buf, (size_t)(failed & 0xffffffffu), (size_t)(failed >> 32), copy);
+    tern_win_mbox_release(m);
 }
 
 void tern_win_mbox_release(struct tern_win_mbox *m)

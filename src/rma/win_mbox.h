@@ -1,4 +1,4 @@
-/* Private to rma/: small operations handed to their target (win_mbox.c).
+/* Private to rma/: operations handed to their target (win_mbox.c).
  *
  * A member's memory that the others do not map (MPI_Win_create on memory
  * not from MPI_Alloc_mem, dynamic windows) is reached with CMA, and one
@@ -10,7 +10,13 @@
  * not taken within TERN_RMA_TARGET_WAIT takes it back and uses CMA, and the
  * mailbox then stays marked idle, so later operations go straight to CMA
  * until the target progresses again: a target computing outside MPI
- * delays an origin once, by that wait, not at every operation. */
+ * delays an origin once, by that wait, not at every operation.
+ *
+ * On memory the origin maps, a large put or get is one core's copy; the
+ * target, when inside MPI, takes a share of it (by CMA, into or out of the
+ * origin's buffer) while the origin copies the rest, so that two cores
+ * move the data.  That origin never waits for an absent target: it copies
+ * every chunk left untaken. */
 #ifndef TERN_RMA_WIN_MBOX_H
 #define TERN_RMA_WIN_MBOX_H
 
@@ -27,6 +33,8 @@ enum tern_win_mbox_kind {
     TERN_WIN_MBOX_CAS, /* data: the new value, then the compare value; the old one comes back */
     TERN_WIN_MBOX_PUT_STREAM, /* larger than a piece: in pieces, two in flight */
     TERN_WIN_MBOX_GET_STREAM,
+    TERN_WIN_MBOX_PUT_SHARE, /* on memory the origin maps: both copy chunks */
+    TERN_WIN_MBOX_GET_SHARE,
 };
 
 /* One per member, for requests to it, on lines of its own: this header,
@@ -44,6 +52,9 @@ struct tern_win_mbox {
             int32_t basic; /* its predefined element type */
         } acc;
         uint64_t piece; /* a stream's bytes per piece */
+        struct {
+            int32_t world; /* the origin's world rank, for CMA */
+        } share;
     } u;
     uint64_t addr; /* in the target's address space, contiguous */
     uint64_t bytes;
@@ -84,5 +95,16 @@ void tern_win_mbox_release(struct tern_win_mbox *m);
  * when the caller must do it itself (nothing moved). */
 int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
                          const struct tern_rma_side *o);
+
+/* A copy function of the origin's: destination, source, bytes. */
+typedef void (*tern_win_copy_fn)(char *, const char *, size_t);
+/* A contiguous put (get = 0) or get of 'bytes' of at least
+ * TERN_RMA_SHARE_MIN between buf here and rank's memory, mapped here at
+ * 'local' and at 'there' in the target: chunks of it taken in turn by this
+ * process (with 'copy') from the front and by the target, if it is inside
+ * MPI, from the back (by CMA).
+ * Done on return, whatever the target did. */
+void tern_win_mbox_share(struct tern_win *w, int rank, int get, char *local, uint64_t there,
+                         char *buf, size_t bytes, tern_win_copy_fn copy);
 
 #endif

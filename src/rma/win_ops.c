@@ -53,9 +53,21 @@ static void copy_streaming(char *d, const char *s, size_t n)
     memcpy(d, s, n);
 }
 
+static void copy_plain(char *d, const char *s, size_t n) { memcpy(d, s, n); }
+
+/* Whether a put or get of 'bytes' on rank's memory mapped here is shared
+ * with the target (win_mbox.h). */
+static int shared(const struct tern_win *w, int rank, const struct tern_rma_side *o,
+                  const struct tern_datatype *tdt, size_t bytes)
+{
+    size_t min = (size_t)tern_param.rma_share_min;
+    return min && bytes >= min && w->mbox_on && rank != w->rank && o->dt->contig && tdt->contig;
+}
+
 /* Where the target's data lies. */
 struct tgt {
     char *local;    /* mapped here, or this process's memory: load and store */
+    uint64_t there; /* where local lies in the target's address space */
     uint64_t raddr; /* otherwise its address in the target, reached by CMA */
     int world;
     int in_seg; /* in the segment: atomics by instruction */
@@ -102,6 +114,7 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
             t->raddr = (uint64_t)disp;
         else
             t->local -= lo;
+        t->there = (uint64_t)disp;
         return 0;
     }
     if (__builtin_mul_overflow(disp, (MPI_Aint)p->disp_unit, &off) || off + lo < 0 ||
@@ -115,6 +128,10 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
     if (p->local) {
         t->local = p->local + off;
         t->in_seg = tern_win_mapped(w);
+        /* memory of the segment lies elsewhere in the target's address space */
+        t->there = w->flavor == MPI_WIN_FLAVOR_CREATE
+                       ? p->base + (uint64_t)off
+                       : tern_win_rank_ctl(w, rank)->seg_at + (uint64_t)(t->local - w->seg);
     } else {
         t->raddr = p->base + (uint64_t)off;
     }
@@ -191,8 +208,13 @@ int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
     if (t.local) {
         size_t nt = (size_t)tern_param.rma_put_nt_min;
-        if (nt && tb >= nt && o.dt->contig && tdt->contig)
-            copy_streaming(t.local + tdt->true_lb, (const char *)o.buf + o.dt->true_lb, tb);
+        tern_win_copy_fn copy = nt && tb >= nt ? copy_streaming : copy_plain;
+        if (shared(w, rank, &o, tdt, tb))
+            tern_win_mbox_share(w, rank, 0, t.local + tdt->true_lb,
+                                t.there + (uint64_t)tdt->true_lb, (char *)o.buf + o.dt->true_lb, tb,
+                                copy);
+        else if (copy == copy_streaming && o.dt->contig && tdt->contig)
+            copy(t.local + tdt->true_lb, (const char *)o.buf + o.dt->true_lb, tb);
         else
             tern_dt_copy(o.buf, o.count, o.dt, t.local, tcount, tdt);
         return MPI_SUCCESS;
@@ -212,7 +234,12 @@ int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int
     int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
     if (t.local) {
-        tern_dt_copy(t.local, tcount, tdt, (void *)o.buf, o.count, o.dt);
+        if (shared(w, rank, &o, tdt, tb))
+            tern_win_mbox_share(w, rank, 1, t.local + tdt->true_lb,
+                                t.there + (uint64_t)tdt->true_lb, (char *)o.buf + o.dt->true_lb, tb,
+                                copy_plain);
+        else
+            tern_dt_copy(t.local, tcount, tdt, (void *)o.buf, o.count, o.dt);
         return MPI_SUCCESS;
     }
     if (w->am) return tern_win_am_get(fn, w, o, rank, t.raddr, tcount, tdt);

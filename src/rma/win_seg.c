@@ -127,6 +127,7 @@ int tern_win_seg_open(struct tern_win *w, struct tern_comm *comm, size_t bytes)
     w->seg = p;
     w->seg_bytes = bytes;
     w->ctl = (struct tern_win_ctl *)p;
+    tern_win_rank_ctl(w, w->rank)->seg_at = (uint64_t)(uintptr_t)p;
     return MPI_SUCCESS;
 }
 
