@@ -305,6 +305,9 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
     if (!spans) tern_win_mbox_open(w);
     /* Nobody may reach another's control area before it is mapped everywhere. */
     tern_win_barrier(w);
+    /* Where the others mapped the segment is known now (win_seg.c). */
+    for (int r = 0; r < n && allocated && !spans; r++)
+        w->peer[r].base = tern_win_rank_ctl(w, r)->seg_at + (uint64_t)(w->peer[r].local - w->seg);
     *out = w;
     return MPI_SUCCESS;
 }

@@ -128,10 +128,7 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
     if (p->local) {
         t->local = p->local + off;
         t->in_seg = tern_win_mapped(w);
-        /* memory of the segment lies elsewhere in the target's address space */
-        t->there = w->flavor == MPI_WIN_FLAVOR_CREATE
-                       ? p->base + (uint64_t)off
-                       : tern_win_rank_ctl(w, rank)->seg_at + (uint64_t)(t->local - w->seg);
+        t->there = p->base + (uint64_t)off;
     } else {
         t->raddr = p->base + (uint64_t)off;
     }
