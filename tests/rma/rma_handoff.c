@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../mpit/mpit_util.h"
+#include "rma_target_counters.h"
 #include "rma_util.h"
 
 #define ITER 200
@@ -40,14 +40,12 @@ enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CASW = 16, OFF_INT = 64, OFF_DBL = 128, 
 #define BIG (1024 * 1024 + 12)
 #define WIN_BYTES (OFF_BIG + BIG)
 
-static MPI_T_pvar_session pv_session;
-static MPI_T_pvar_handle pv_done, pv_back;
 static const char *mode = "";
 
 static void counters(unsigned long long *done, unsigned long long *back)
 {
-    *done = pvar_read(pv_session, pv_done);
-    *back = pvar_read(pv_session, pv_back);
+    *done = target_done();
+    *back = target_taken_back();
 }
 
 /* An operation that may be handed over, counted in n. */
@@ -262,15 +260,9 @@ static void all_to_all(struct rwin *w, int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size, provided;
+    int rank, size;
     if (argc > 1) mode = argv[1];
-    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    MPI_Init(&argc, &argv);
-    CHECK_T(MPI_T_pvar_session_create(&pv_session), MPI_SUCCESS);
-    pv_done = pvar_handle(pv_session, "tern_rma_target_done", MPI_T_PVAR_CLASS_COUNTER);
-    pv_back = pvar_handle(pv_session, "tern_rma_target_taken_back", MPI_T_PVAR_CLASS_COUNTER);
-    CHECK_T(MPI_T_pvar_start(pv_session, pv_done), MPI_SUCCESS);
-    CHECK_T(MPI_T_pvar_start(pv_session, pv_back), MPI_SUCCESS);
+    target_counters_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const enum kind kinds[] = {K_CREATE, K_DYNAMIC};
@@ -283,9 +275,7 @@ int main(int argc, char **argv)
         ring_streams(&w, rank, size);
         rwin_free(&w);
     }
-    MPI_T_pvar_session_free(&pv_session);
-    MPI_Finalize();
-    MPI_T_finalize();
+    target_counters_finalize();
     if (rank == 0) printf("rma_handoff: ok (%d ranks%s%s)\n", size, *mode ? ", " : "", mode);
     return 0;
 }

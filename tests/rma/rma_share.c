@@ -21,19 +21,14 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../mpit/mpit_util.h"
+#include "rma_target_counters.h"
 #include "rma_util.h"
 
 enum { OFF_FLAG = 0, OFF_DATA = 4096 + 40 };
 #define MIB (1024 * 1024)
 #define WIN_BYTES (OFF_DATA + 4 * MIB + 64)
 
-static MPI_T_pvar_session pv_session;
-static MPI_T_pvar_handle pv_done, pv_back;
 static const char *mode = "";
-
-static unsigned long long done_count(void) { return pvar_read(pv_session, pv_done); }
-static unsigned long long back_count(void) { return pvar_read(pv_session, pv_back); }
 
 static double now(void)
 {
@@ -120,22 +115,22 @@ static void put_get(struct swin *w, int t, size_t bytes, int seed)
 static void to_each(struct swin *w, int rank, int size)
 {
     const size_t sizes[] = {32 * 1024, 64 * 1024 + 12, MIB + 4, 4 * MIB};
-    unsigned long long d0 = done_count(), b0 = back_count();
+    unsigned long long d0 = target_done(), b0 = target_taken_back();
     if (rank == 0)
         for (int t = 1; t < size; t++)
             for (int s = 0; s < 4; s++) put_get(w, t, sizes[s], t * 10 + s);
     if (rank == 0 && !strcmp(mode, "served")) {
         double end = now() + 2;
-        while (done_count() == d0 && now() < end) put_get(w, 1, MIB, 99);
-        CHECK(done_count() > d0,
+        while (target_done() == d0 && now() < end) put_get(w, 1, MIB, 99);
+        CHECK(target_done() > d0,
               "%s: the target, waiting in MPI_Barrier, took no share of any put or get in 2 s "
               "(%llu taken back)",
-              swin_name(w), back_count() - b0);
+              swin_name(w), target_taken_back() - b0);
     }
     if (rank == 0 && !strcmp(mode, "off"))
-        CHECK(done_count() == d0 && back_count() == b0,
+        CHECK(target_done() == d0 && target_taken_back() == b0,
               "%s: %llu puts and gets shared with TERN_RMA_SHARE_MIN=0", swin_name(w),
-              done_count() - d0 + back_count() - b0);
+              target_done() - d0 + target_taken_back() - b0);
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -150,10 +145,10 @@ static void to_busy(struct swin *w, int rank, int size)
     }
     /* The others have left MPI_Barrier and spin by now. */
     nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
-    unsigned long long b0 = back_count();
+    unsigned long long b0 = target_taken_back();
     for (int t = 1; t < size; t++) put_get(w, t, MIB + 4, 50 + t);
     if (strcmp(mode, "off"))
-        CHECK(back_count() > b0, "%s: no share taken back from targets spinning outside MPI",
+        CHECK(target_taken_back() > b0, "%s: no share taken back from targets spinning outside MPI",
               swin_name(w));
     for (int t = 1; t < size; t++) {
         int64_t one = 1;
@@ -193,15 +188,9 @@ static void ring(struct swin *w, int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size, provided;
+    int rank, size;
     if (argc > 1) mode = argv[1];
-    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    MPI_Init(&argc, &argv);
-    CHECK_T(MPI_T_pvar_session_create(&pv_session), MPI_SUCCESS);
-    pv_done = pvar_handle(pv_session, "tern_rma_target_done", MPI_T_PVAR_CLASS_COUNTER);
-    pv_back = pvar_handle(pv_session, "tern_rma_target_taken_back", MPI_T_PVAR_CLASS_COUNTER);
-    CHECK_T(MPI_T_pvar_start(pv_session, pv_done), MPI_SUCCESS);
-    CHECK_T(MPI_T_pvar_start(pv_session, pv_back), MPI_SUCCESS);
+    target_counters_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int which = 0; which < 4; which++) {
@@ -213,9 +202,7 @@ int main(int argc, char **argv)
         ring(&w, rank, size);
         swin_free(&w);
     }
-    MPI_T_pvar_session_free(&pv_session);
-    MPI_Finalize();
-    MPI_T_finalize();
+    target_counters_finalize();
     if (rank == 0) printf("rma_share: ok (%d ranks%s%s)\n", size, *mode ? ", " : "", mode);
     return 0;
 }
