@@ -11,7 +11,8 @@
  * lock (rank ctl 'acc', as every accumulate into memory reached by CMA
  * does), so they stay atomic with those origins do themselves.
  *
- * A stream (a put or get larger than a piece) moves through two pieces of
+ * A stream (a put or get larger than a piece whose origin data is not
+ * contiguous: those that are are shared) moves through two pieces of
  * the data area in turn, counted by 'filled' (pieces written, by the
  * origin for a put, the target for a get) and 'drained' (pieces read),
  * each on a line of its own: the writer of piece k waits until piece k - 2
@@ -439,17 +440,8 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
     return done;
 }
 
-/* The origin's copy of bytes [off, off + c) of a share. */
-static void share_copy(int get, char *local, char *buf, size_t off, size_t c, tern_win_copy_fn copy)
-{
-    if (get)
-        copy(buf + off, local + off, c);
-    else
-        copy(local + off, buf + off, c);
-}
-
-void tern_win_mbox_share(struct tern_win *w, int rank, int get, char *local, uint64_t there,
-                         char *buf, size_t bytes, tern_win_copy_fn copy)
+int tern_win_mbox_share(struct tern_win *w, int rank, int get, uint64_t there, char *buf,
+                        size_t bytes, tern_win_share_fn copy, void *ctx)
 {
     size_t chunk = bytes / 8 / 4096 * 4096, off, c;
     chunk = chunk < SHARE_CHUNK_MIN   ? SHARE_CHUNK_MIN
@@ -458,10 +450,7 @@ void tern_win_mbox_share(struct tern_win *w, int rank, int get, char *local, uin
     struct tern_win_mbox *m = bytes < (1u << 31) && tern_shm_cma_pid(w->peer[rank].world)
                                   ? claim(w, rank, STREAM_PIECES)
                                   : NULL;
-    if (!m) {
-        share_copy(get, local, buf, 0, bytes, copy);
-        return;
-    }
+    if (!m) return copy(ctx, 0, bytes);
     m->kind = get ? TERN_WIN_MBOX_GET_SHARE : TERN_WIN_MBOX_PUT_SHARE;
     m->u.share.world = w->peer[w->rank].world;
     m->addr = there;
@@ -471,17 +460,22 @@ void tern_win_mbox_share(struct tern_win *w, int rank, int get, char *local, uin
     atomic_store_explicit(stream_ctr(m, SHARE_TAKEN), 0, memory_order_relaxed);
     atomic_store_explicit(stream_ctr(m, SHARE_FAILED), 0, memory_order_relaxed);
     atomic_store_explicit(&m->state, POSTED, memory_order_release);
-    while ((c = share_claim(m, bytes, chunk, 0, &off))) share_copy(get, local, buf, off, c, copy);
+    /* After an error of its own the origin still claims what is left, so
+     * that the target stops: it must be done with the buffer on return. */
+    int e = 0;
+    while ((c = share_claim(m, bytes, chunk, 0, &off)))
+        if (!e) e = copy(ctx, off, c);
     uint32_t s = POSTED;
     if (atomic_compare_exchange_strong(&m->state, &s, IDLE)) {
         tern_pv.rma_target.taken_back++;
-        return;
+        return e;
     }
     struct origin_wait ow = {0, 0, TERN_WAITER_INIT};
     origin_wait_done(m, &ow);
-    if ((failed = atomic_load_explicit(stream_ctr(m, SHARE_FAILED), memory_order_acquire)))
-        share_copy(get, local, buf, (size_t)(failed & 0xffffffffu), (size_t)(failed >> 32), copy);
+    if ((failed = atomic_load_explicit(stream_ctr(m, SHARE_FAILED), memory_order_acquire)) && !e)
+        e = copy(ctx, (size_t)(failed & 0xffffffffu), (size_t)(failed >> 32));
     tern_win_mbox_release(m);
+    return e;
 }
 
 void tern_win_mbox_release(struct tern_win_mbox *m)

@@ -12,11 +12,11 @@
  * until the target progresses again: a target computing outside MPI
  * delays an origin once, by that wait, not at every operation.
  *
- * On memory the origin maps, a large put or get is one core's copy; the
- * target, when inside MPI, takes a share of it (by CMA, into or out of the
- * origin's buffer) while the origin copies the rest, so that two cores
- * move the data.  That origin never waits for an absent target: it copies
- * every chunk left untaken. */
+ * A large put or get is one core's copy (by load and store on memory the
+ * origin maps, by CMA otherwise); the target, when inside MPI, takes a
+ * share of it (by CMA, into or out of the origin's buffer) while the
+ * origin copies the rest, so that two cores move the data.  That origin
+ * never waits for an absent target: it copies every piece left untaken. */
 #ifndef TERN_RMA_WIN_MBOX_H
 #define TERN_RMA_WIN_MBOX_H
 
@@ -78,7 +78,8 @@ void tern_win_mbox_reset(void);
  * when the caller must do the operation itself: the window takes no
  * part, the data is too large, another origin holds the mailbox, or the
  * target has not progressed since a request went untaken.  Puts and gets
- * of more than TERN_WIN_MBOX_STREAM_MIN take tern_win_mbox_stream. */
+ * of more than TERN_WIN_MBOX_STREAM_MIN take tern_win_mbox_share (both
+ * sides contiguous) or tern_win_mbox_stream. */
 struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes);
 /* Posts the request filled into m and waits: 1 when the target has done
  * it (what comes back is in m->data; tern_win_mbox_release then), 0 when
@@ -96,15 +97,16 @@ void tern_win_mbox_release(struct tern_win_mbox *m);
 int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
                          const struct tern_rma_side *o);
 
-/* A copy function of the origin's: destination, source, bytes. */
-typedef void (*tern_win_copy_fn)(char *, const char *, size_t);
-/* A contiguous put (get = 0) or get of 'bytes' of at least
- * TERN_RMA_SHARE_MIN between buf here and rank's memory, mapped here at
- * 'local' and at 'there' in the target: chunks of it taken in turn by this
- * process (with 'copy') from the front and by the target, if it is inside
- * MPI, from the back (by CMA).
- * Done on return, whatever the target did. */
-void tern_win_mbox_share(struct tern_win *w, int rank, int get, char *local, uint64_t there,
-                         char *buf, size_t bytes, tern_win_copy_fn copy);
+/* How the origin copies bytes [off, off + len) of a share itself: 0, or
+ * -errno. */
+typedef int (*tern_win_share_fn)(void *ctx, size_t off, size_t len);
+/* A contiguous put (get = 0) or get of 'bytes' between buf here and rank's
+ * memory at 'there' in the target, at least TERN_RMA_SHARE_MIN: pieces
+ * taken in turn by this process (with 'copy') from the front and by the
+ * target, if it is inside MPI, from the back (by CMA).  Done on return,
+ * whatever the target did: 0, or the first error of this process's
+ * copies. */
+int tern_win_mbox_share(struct tern_win *w, int rank, int get, uint64_t there, char *buf,
+                        size_t bytes, tern_win_share_fn copy, void *ctx);
 
 #endif

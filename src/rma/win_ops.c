@@ -55,15 +55,6 @@ static void copy_streaming(char *d, const char *s, size_t n)
 
 static void copy_plain(char *d, const char *s, size_t n) { memcpy(d, s, n); }
 
-/* Whether a put or get of 'bytes' on rank's memory mapped here is shared
- * with the target (win_mbox.h). */
-static int shared(const struct tern_win *w, int rank, const struct tern_rma_side *o,
-                  const struct tern_datatype *tdt, size_t bytes)
-{
-    size_t min = (size_t)tern_param.rma_share_min;
-    return min && bytes >= min && w->mbox_on && rank != w->rank && o->dt->contig && tdt->contig;
-}
-
 /* Where the target's data lies. */
 struct tgt {
     char *local;    /* mapped here, or this process's memory: load and store */
@@ -144,6 +135,15 @@ static int sizes_match(const char *fn, struct tern_win *w, size_t ob, size_t tb,
                         fn, what, ob, tb);
 }
 
+/* The MPI error of a CMA copy's result e (0 or -errno). */
+static int cma_result(const char *fn, struct tern_win *w, int write, const struct tgt *t, int e)
+{
+    if (!e) return MPI_SUCCESS;
+    return tern_win_err(w, MPI_ERR_OTHER, "%s: cannot %s world rank %d's memory at 0x%llx: %s", fn,
+                        write ? "write" : "read", t->world, (unsigned long long)t->raddr,
+                        strerror(-e));
+}
+
 /* CMA between (buf, count, dt) here and (raddr, tcount, tdt) there. */
 static int cma(const char *fn, struct tern_win *w, int write, const struct tgt *t, const void *buf,
                size_t count, const struct tern_datatype *dt, size_t tcount,
@@ -152,11 +152,62 @@ static int cma(const char *fn, struct tern_win *w, int write, const struct tgt *
     struct tern_dt_view lv, rv;
     tern_dt_view_local(&lv, dt, buf, count);
     tern_dt_view_local(&rv, tdt, (const void *)(uintptr_t)t->raddr, tcount);
-    int e = tern_shm_cma_rw(t->world, write, &lv, &rv, bytes);
-    if (!e) return MPI_SUCCESS;
-    return tern_win_err(w, MPI_ERR_OTHER, "%s: cannot %s world rank %d's memory at 0x%llx: %s", fn,
-                        write ? "write" : "read", t->world, (unsigned long long)t->raddr,
-                        strerror(-e));
+    return cma_result(fn, w, write, t, tern_shm_cma_rw(t->world, write, &lv, &rv, bytes));
+}
+
+/* A share's origin side (win_mbox.h): its buffer and the target's data,
+ * each contiguous. */
+struct share_side {
+    int get;
+    char *buf;
+    char *local;    /* the target's, mapped here; NULL: by CMA at raddr */
+    uint64_t raddr; /* in the target */
+    int world;
+    void (*copy)(char *, const char *, size_t);
+};
+
+static int share_copy(void *ctx, size_t off, size_t len)
+{
+    const struct share_side *s = ctx;
+    if (s->local) {
+        if (s->get)
+            s->copy(s->buf + off, s->local + off, len);
+        else
+            s->copy(s->local + off, s->buf + off, len);
+        return 0;
+    }
+    const struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
+    struct tern_dt_view lv, rv;
+    tern_dt_view_local(&lv, byte, s->buf + off, len);
+    tern_dt_view_local(&rv, byte, (const void *)(uintptr_t)(s->raddr + off), len);
+    return tern_shm_cma_rw(s->world, !s->get, &lv, &rv, len);
+}
+
+/* A contiguous put or get of 'bytes' shared with its target (win_mbox.h):
+ * on mapped memory from TERN_RMA_SHARE_MIN, on memory reached by CMA from
+ * the size that would stream through the mailbox, up to
+ * TERN_RMA_TARGET_MAX.  -1 when it is not shared (the caller goes on),
+ * else its MPI error code. */
+static int shared(const char *fn, struct tern_win *w, int rank, int get, const struct tgt *t,
+                  const struct tern_rma_side *o, const struct tern_datatype *tdt, size_t bytes)
+{
+    /* Memory reached by CMA: both ends copy at the same speed, and the
+     * sharing beats streaming through the mailbox from one piece on. */
+    size_t min = t->local                                     ? (size_t)tern_param.rma_share_min
+                 : bytes <= (size_t)tern_param.rma_target_max ? TERN_WIN_MBOX_STREAM_MIN + 1
+                                                              : 0;
+    size_t nt = (size_t)tern_param.rma_put_nt_min;
+    if (!min || bytes < min || !w->mbox_on || rank == w->rank || !o->dt->contig || !tdt->contig)
+        return -1;
+    struct share_side s = {get,
+                           (char *)o->buf + o->dt->true_lb,
+                           t->local ? t->local + tdt->true_lb : NULL,
+                           t->raddr + (uint64_t)tdt->true_lb,
+                           t->world,
+                           !get && nt && bytes >= nt ? copy_streaming : copy_plain};
+    uint64_t there = (t->local ? t->there : t->raddr) + (uint64_t)tdt->true_lb;
+    return cma_result(fn, w, !get, t,
+                      tern_win_mbox_share(w, rank, get, there, s.buf, bytes, share_copy, &s));
 }
 
 /* What a request handed to the target carries (win_mbox.h). */
@@ -203,15 +254,11 @@ int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int
     size_t tb = tcount * tdt->size;
     int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
+    if ((rc = shared(fn, w, rank, 0, &t, &o, tdt, tb)) >= 0) return rc;
     if (t.local) {
         size_t nt = (size_t)tern_param.rma_put_nt_min;
-        tern_win_copy_fn copy = nt && tb >= nt ? copy_streaming : copy_plain;
-        if (shared(w, rank, &o, tdt, tb))
-            tern_win_mbox_share(w, rank, 0, t.local + tdt->true_lb,
-                                t.there + (uint64_t)tdt->true_lb, (char *)o.buf + o.dt->true_lb, tb,
-                                copy);
-        else if (copy == copy_streaming && o.dt->contig && tdt->contig)
-            copy(t.local + tdt->true_lb, (const char *)o.buf + o.dt->true_lb, tb);
+        if (nt && tb >= nt && o.dt->contig && tdt->contig)
+            copy_streaming(t.local + tdt->true_lb, (const char *)o.buf + o.dt->true_lb, tb);
         else
             tern_dt_copy(o.buf, o.count, o.dt, t.local, tcount, tdt);
         return MPI_SUCCESS;
@@ -230,13 +277,9 @@ int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int
     size_t tb = tcount * tdt->size;
     int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
+    if ((rc = shared(fn, w, rank, 1, &t, &o, tdt, tb)) >= 0) return rc;
     if (t.local) {
-        if (shared(w, rank, &o, tdt, tb))
-            tern_win_mbox_share(w, rank, 1, t.local + tdt->true_lb,
-                                t.there + (uint64_t)tdt->true_lb, (char *)o.buf + o.dt->true_lb, tb,
-                                copy_plain);
-        else
-            tern_dt_copy(t.local, tcount, tdt, (void *)o.buf, o.count, o.dt);
+        tern_dt_copy(t.local, tcount, tdt, (void *)o.buf, o.count, o.dt);
         return MPI_SUCCESS;
     }
     if (w->am) return tern_win_am_get(fn, w, o, rank, t.raddr, tcount, tdt);

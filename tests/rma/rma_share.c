@@ -1,8 +1,9 @@
-/* Large puts and gets on memory the origin maps (MPI_Win_allocate,
- * _allocate_shared, MPI_Win_create on memory of MPI_Alloc_mem, a dynamic
- * window's region of MPI_Alloc_mem) are shared with a target inside MPI:
- * it copies pieces from the back by CMA while the origin copies from the
- * front (src/rma/win_mbox.h).  The origin's MPI_T counters
+/* Large puts and gets are shared with a target inside MPI: it copies
+ * pieces from the back by CMA while the origin copies from the front
+ * (src/rma/win_mbox.h), by load and store on memory it maps
+ * (MPI_Win_allocate, _allocate_shared, MPI_Win_create on memory of
+ * MPI_Alloc_mem, a dynamic window's region of MPI_Alloc_mem), by CMA on
+ * the heap's (MPI_Win_create, a dynamic window's region).  The origin's MPI_T counters
  * tern_rma_target_done and tern_rma_target_taken_back say which happened.
  *
  * 1. Every rank but 0 waits in MPI_Barrier while rank 0 puts to it and
@@ -15,7 +16,8 @@
  *    blocks still move, by rank 0 alone, each share taken back.
  * 3. Every rank puts 1 MiB to the next rank and gets 1 MiB from the one
  *    before, all at once: origins and targets of shares at the same time.
- * Argument 1 "off" (with TERN_RMA_SHARE_MIN=0): nothing is shared. */
+ * Argument 1 "off" (with TERN_RMA_SHARE_MIN=0 and TERN_RMA_TARGET_MAX=0):
+ * nothing is shared. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -37,9 +39,10 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* A window of one of four kinds, and where rank t's data starts in it. */
+/* A window of one of six kinds, and where rank t's data starts in it. */
+#define NSWIN 6
 struct swin {
-    struct rwin r;    /* kinds of rma_util.h */
+    struct rwin r;    /* the kinds of rma_util.h */
     void *dyn_mem;    /* the dynamic window's region, of MPI_Alloc_mem */
     MPI_Aint *dyn_at; /* its address at every rank */
     int dynamic;
@@ -51,14 +54,14 @@ static const char *swin_name(const struct swin *w)
 static char *swin_mem(struct swin *w) { return w->dynamic ? w->dyn_mem : w->r.mem; }
 static MPI_Aint swin_disp(const struct swin *w, int t, MPI_Aint off)
 {
-    return w->dynamic ? MPI_Aint_add(w->dyn_at[t], off) : off;
+    return w->dynamic ? MPI_Aint_add(w->dyn_at[t], off) : rwin_disp(&w->r, t, off);
 }
 
 static void swin_make(struct swin *w, int which, int size)
 {
     memset(w, 0, sizeof *w);
-    if (which < 3) {
-        const enum kind k[] = {K_ALLOCATE, K_SHARED, K_ALLOC_MEM};
+    if (which < NSWIN - 1) {
+        const enum kind k[] = {K_ALLOCATE, K_SHARED, K_ALLOC_MEM, K_CREATE, K_DYNAMIC};
         rwin_make(&w->r, k[which], WIN_BYTES, MPI_COMM_WORLD);
         return;
     }
@@ -129,8 +132,8 @@ static void to_each(struct swin *w, int rank, int size)
     }
     if (rank == 0 && !strcmp(mode, "off"))
         CHECK(target_done() == d0 && target_taken_back() == b0,
-              "%s: %llu puts and gets shared with TERN_RMA_SHARE_MIN=0", swin_name(w),
-              target_done() - d0 + target_taken_back() - b0);
+              "%s: %llu puts and gets shared with TERN_RMA_SHARE_MIN=0 and TERN_RMA_TARGET_MAX=0",
+              swin_name(w), target_done() - d0 + target_taken_back() - b0);
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -193,7 +196,7 @@ int main(int argc, char **argv)
     target_counters_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int which = 0; which < 4; which++) {
+    for (int which = 0; which < NSWIN; which++) {
         struct swin w;
         swin_make(&w, which, size);
         MPI_Barrier(MPI_COMM_WORLD);
