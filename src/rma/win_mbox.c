@@ -19,7 +19,7 @@
  * is drained.  An origin may fill the first two pieces of a put before the
  * target takes the request; taken back, nothing has reached the target.
  *
- * A share (a put or get on memory the origin maps) is claimed from both
+ * A share (a contiguous put or get) is claimed from both
  * ends: the origin takes chunks from the front, the target from the back,
  * each by a fetch-and-add on one word that counts the bytes taken at each
  * end ('taken': front in its low half, back in its high half), so every
