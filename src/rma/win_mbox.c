@@ -62,11 +62,14 @@ enum { FREE = 0, CLAIMED, POSTED, TAKEN, DONE, IDLE };
 #define SHARE_BUF 0
 /* The origin's chunks: an eighth of the share, within these bounds (a
  * fetch-and-add each, where the target pays a CMA call per piece: half a
- * microsecond besides its copy).  The target's pieces: half of what is
- * left, within SHARE_PIECE_MIN and SHARE_CHUNK_MAX, so that neither side
- * is left with a long piece to finish alone. */
+ * microsecond besides its copy); an origin that copies by CMA too pays
+ * the same per chunk: half the share, at most SHARE_CMA_CHUNK_MAX.  The
+ * target's pieces: half of what is left, within SHARE_PIECE_MIN and
+ * SHARE_CHUNK_MAX, so that neither side is left with a long piece to
+ * finish alone. */
 #define SHARE_CHUNK_MIN (4u << 10)
 #define SHARE_CHUNK_MAX (256u << 10)
+#define SHARE_CMA_CHUNK_MAX (64u << 10)
 #define SHARE_PIECE_MIN (16u << 10)
 /* Smaller pieces than this would not pay for their handshakes. */
 #define STREAM_PIECE_MIN 4096
@@ -441,12 +444,11 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
 }
 
 int tern_win_mbox_share(struct tern_win *w, int rank, int get, uint64_t there, char *buf,
-                        size_t bytes, tern_win_share_fn copy, void *ctx)
+                        size_t bytes, tern_win_share_fn copy, void *ctx, int cma)
 {
-    size_t chunk = bytes / 8 / 4096 * 4096, off, c;
-    chunk = chunk < SHARE_CHUNK_MIN   ? SHARE_CHUNK_MIN
-            : chunk > SHARE_CHUNK_MAX ? SHARE_CHUNK_MAX
-                                      : chunk;
+    size_t most = cma ? SHARE_CMA_CHUNK_MAX : SHARE_CHUNK_MAX, off, c;
+    size_t chunk = bytes / (cma ? 2 : 8) / 4096 * 4096;
+    chunk = chunk < SHARE_CHUNK_MIN ? SHARE_CHUNK_MIN : chunk > most ? most : chunk;
     struct tern_win_mbox *m = bytes < (1u << 31) && tern_shm_cma_pid(w->peer[rank].world)
                                   ? claim(w, rank, STREAM_PIECES)
                                   : NULL;

@@ -105,8 +105,8 @@ typedef int (*tern_win_share_fn)(void *ctx, size_t off, size_t len);
  * taken in turn by this process (with 'copy') from the front and by the
  * target, if it is inside MPI, from the back (by CMA).  Done on return,
  * whatever the target did: 0, or the first error of this process's
- * copies. */
+ * copies.  cma: those copies are CMA calls (larger ones pay). */
 int tern_win_mbox_share(struct tern_win *w, int rank, int get, uint64_t there, char *buf,
-                        size_t bytes, tern_win_share_fn copy, void *ctx);
+                        size_t bytes, tern_win_share_fn copy, void *ctx, int cma);
 
 #endif

@@ -206,8 +206,9 @@ static int shared(const char *fn, struct tern_win *w, int rank, int get, const s
                            t->world,
                            !get && nt && bytes >= nt ? copy_streaming : copy_plain};
     uint64_t there = (t->local ? t->there : t->raddr) + (uint64_t)tdt->true_lb;
-    return cma_result(fn, w, !get, t,
-                      tern_win_mbox_share(w, rank, get, there, s.buf, bytes, share_copy, &s));
+    return cma_result(
+        fn, w, !get, t,
+        tern_win_mbox_share(w, rank, get, there, s.buf, bytes, share_copy, &s, !t->local));
 }
 
 /* What a request handed to the target carries (win_mbox.h). */
