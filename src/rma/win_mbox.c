@@ -190,7 +190,8 @@ static size_t share_claim(struct tern_win_mbox *m, size_t n, size_t want, int ba
 }
 
 /* The target's side of a share: pieces from the back by CMA until none is
- * left, each two fifths of what remains. */
+ * left, each half of what remains (within SHARE_PIECE_MIN and
+ * SHARE_CHUNK_MAX). */
 static void share_target(struct tern_win_mbox *m)
 {
     size_t n = (size_t)m->bytes, off, c;

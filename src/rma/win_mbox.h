@@ -33,7 +33,7 @@ enum tern_win_mbox_kind {
     TERN_WIN_MBOX_CAS, /* data: the new value, then the compare value; the old one comes back */
     TERN_WIN_MBOX_PUT_STREAM, /* larger than a piece: in pieces, two in flight */
     TERN_WIN_MBOX_GET_STREAM,
-    TERN_WIN_MBOX_PUT_SHARE, /* on memory the origin maps: both copy chunks */
+    TERN_WIN_MBOX_PUT_SHARE, /* contiguous: origin and target copy pieces from its two ends */
     TERN_WIN_MBOX_GET_SHARE,
 };
 
@@ -101,7 +101,7 @@ int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, s
  * -errno. */
 typedef int (*tern_win_share_fn)(void *ctx, size_t off, size_t len);
 /* A contiguous put (get = 0) or get of 'bytes' between buf here and rank's
- * memory at 'there' in the target, at least TERN_RMA_SHARE_MIN: pieces
+ * memory at 'there' in the target (the sizes win_ops.c shares): pieces
  * taken in turn by this process (with 'copy') from the front and by the
  * target, if it is inside MPI, from the back (by CMA).  Done on return,
  * whatever the target did: 0, or the first error of this process's
