@@ -16,6 +16,7 @@
 #include "coll/shm_coll.h"
 #include "coll/tuning.h"
 #include "core/params.h"
+#include "transport/shm/shm.h"
 
 /* The kinds of communicator an algorithm serves. */
 enum { INTRA = 1, INTER = 2, ANY = INTRA | INTER };
@@ -69,9 +70,12 @@ struct algo {
     /* .shm = SLOTS entries carry the data in one slot: auto takes them up
      * to TERN_SHMCOLL_MAX bytes (rounded down to a power of two, so that it
      * bounds whole buckets).  CHUNKS entries pass it through the slots in
-     * pieces, whatever its size: their own bounds say when auto takes them. */
+     * pieces, whatever its size: their own bounds say when auto takes them.
+     * MOVES entries (blocking bcast, gather, scatter) are SLOTS entries up
+     * to what a slot carries for them (tern_shmc_move), which depends on
+     * how many ranks share the host. */
 };
-enum { SLOTS = 1, CHUNKS = 2 };
+enum { SLOTS = 1, CHUNKS = 2, MOVES = 3 };
 
 #define ALGO(word, member, f, ...)                \
     {                                             \
@@ -93,14 +97,14 @@ static const struct algo barrier_algos[] = {
  * two are within 10% either way. */
 static const struct algo bcast_algos[] = {
     ALGO("hier", bcast, tern_coll_bcast_hier, .kinds = INTRA, .hier = 1),
-    ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", bcast, tern_coll_bcast_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 4 * KIB),
     ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
 };
 static const struct algo gather_algos[] = {
-    ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", rooted, tern_coll_gather_linear, .kinds = INTRA, .min_ranks = 3, .local = 1),
     ALGO("binomial", rooted, tern_coll_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_gather_inter_leader, .kinds = INTER),
@@ -111,7 +115,7 @@ static const struct algo gatherv_algos[] = {
     ALGO("inter_direct", gatherv, tern_coll_gatherv_inter_direct, .kinds = INTER),
 };
 static const struct algo scatter_algos[] = {
-    ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", rooted, tern_coll_scatter_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 4 * KIB),
     ALGO("binomial", rooted, tern_coll_scatter_binomial, .kinds = INTRA),
@@ -416,12 +420,27 @@ static int can_run(const struct algo *a, struct view *v, int commutative)
     return 1;
 }
 
-/* The largest size auto gives the shared-memory algorithms. */
-static size_t shm_bound(void)
+/* The largest size auto gives the shared-memory algorithms that carry
+ * 'max' bytes in a slot: a power of two, so that it bounds whole buckets. */
+static size_t pow2_bound(size_t max)
 {
-    size_t max = (size_t)tern_param.shmcoll_max, b = 1;
+    size_t b = 1;
     while (b * 2 <= max && b < ((size_t)1 << 32)) b *= 2;
     return max ? b : 0;
+}
+
+/* What a slot carries for the MOVES entries, on v's host. */
+static size_t move_bound(const struct view *v)
+{
+    size_t slot;
+    if (v->c) {
+        struct tern_shm_coll_pool p;
+        tern_shm_coll_pool(&p);
+        slot = p.slot_bytes;
+    } else {
+        slot = tern_shm_coll_slot_for(v->ppn > 0 ? v->ppn : v->size);
+    }
+    return pow2_bound(tern_param.shmcoll_max ? tern_shmc_move(slot) : 0);
 }
 
 /* Whether auto takes a. */
@@ -431,7 +450,8 @@ static int preferred(const struct algo *a, struct view *v, size_t bytes)
     if (a->local && !on_host(v)) return 0;
     if (a->over && bytes <= a->over) return 0;
     if (a->upto && bytes > a->upto) return 0;
-    if (a->shm == SLOTS && bytes > shm_bound()) return 0;
+    if (a->shm == SLOTS && bytes > pow2_bound((size_t)tern_param.shmcoll_max)) return 0;
+    if (a->shm == MOVES && bytes > move_bound(v)) return 0;
     return 1;
 }
 

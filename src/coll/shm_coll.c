@@ -28,6 +28,25 @@ struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes)
     return tern_shmc_get(c);
 }
 
+struct tern_shmc *tern_shmc_for_move(struct tern_comm *c, size_t bytes, int all)
+{
+    struct tern_shmc *a = c->coll_shm;
+    if (!a) {
+        struct tern_shm_coll_pool p;
+        tern_shm_coll_pool(&p);
+        if (!p.base || bytes > tern_shmc_move(p.slot_bytes)) return NULL;
+        a = tern_shmc_get(c);
+    }
+    if (!a || !a->area || bytes > a->move_bytes) return NULL;
+    if (bytes > a->carry_bytes) {
+        if (all)
+            tern_shmc_reserve_all(a);
+        else
+            tern_shmc_reserve_slots(a, c->rank);
+    }
+    return a;
+}
+
 void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt)
 {
     size_t bytes = count * dt->size;
@@ -86,7 +105,7 @@ int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int r
 {
     size_t bytes = count * dt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = tern_shmc_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for_move(c, bytes, 0);
     if (!a) return tern_coll_bcast_binomial(buf, count, dt, root, c);
     if (a->groups) {
         tern_shmc_bcast_levels(a, c->rank, buf, count, dt, root);
@@ -111,7 +130,7 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     int r = c->rank;
     size_t bytes = r == root ? rcount * rdt->size : scount * sdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = tern_shmc_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for_move(c, bytes, 0);
     if (!a) return tern_coll_gather_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
     uint64_t s = tern_shmc_next(a);
     if (r != root) {
@@ -139,7 +158,7 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
     int r = c->rank;
     size_t bytes = r == root ? scount * sdt->size : rcount * rdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = tern_shmc_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for_move(c, bytes, r == root);
     if (!a) return tern_coll_scatter_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
     uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)scount;

@@ -32,7 +32,12 @@ line_of() { grep -n -E "$2" "$1" | head -1 | cut -d: -f1; }
 note "built-in table"
 run_checked "tern-info --coll" "$info" --coll --np 4 >/dev/null
 check_contains "$out" "tuning table: (built-in), 0 rows" "built-in"
-expect_row "$out" "bcast" "0-4K" "shm" "conditions"
+expect_row "$out" "bcast" "0-256K" "shm" "conditions"
+expect_row "$out" "allgather" "0-4K" "shm" "conditions"
+# A slot carries less for bcast on a host of many ranks (the areas' budget).
+run_checked "tern-info --coll --np 128" "$info" --coll --np 128 >/dev/null
+expect_row "$out" "bcast" "0-8K" "shm" "conditions"
+run_checked "tern-info --coll --np 4" "$info" --coll --np 4 >/dev/null
 expect_row "$out" "allreduce \(non-commutative\)" "8K-" "recursive_doubling" "conditions"
 TERN_COLL_TUNING_FILE= run_checked "tern-info --coll (empty)" "$info" --coll --np 4 >/dev/null
 check_contains "$out" "tuning table: (built-in)" "empty value"

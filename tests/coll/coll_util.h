@@ -8,7 +8,11 @@
 
 #include "tern_test.h"
 
-static const int tt_counts[] = {0, 1, 1000, 100000};
+/* Element counts the collectives are tried at: 1000 ints fit what a slot
+ * carries for every shared-memory algorithm (TERN_SHMCOLL_MAX), 10000 only
+ * what it carries for bcast, gather and scatter (TERN_SHMCOLL_MOVE_MAX),
+ * 100000 neither. */
+static const int tt_counts[] = {0, 1, 1000, 10000, 100000};
 #define TT_NCOUNTS ((int)(sizeof tt_counts / sizeof tt_counts[0]))
 
 /* Distinct per (rank, index, salt); never negative. */

@@ -62,6 +62,9 @@ struct tern_shm_coll_pool {
     int nareas, max_ranks;
 };
 void tern_shm_coll_pool(struct tern_shm_coll_pool *out);
+/* The bytes of a collectives' slot on a host of n ranks (the pool's
+ * slot_bytes where n is this host's count). */
+size_t tern_shm_coll_slot_for(int n);
 /* Reserves in /dev/shm the pages of the segment under [at, at + len)
  * before their first use (the file is sparse: shm_segment.c): 0, or the
  * errno of the failure. */

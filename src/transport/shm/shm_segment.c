@@ -47,7 +47,7 @@ static size_t floor_pow2(size_t v)
  * COLL_BUDGET for n ranks; never below TERN_SHMCOLL_MAX, which one slot must
  * carry.  Large slots are for the partitioned allreduce, whose two
  * synchronisations per chunk cost less the larger the chunk. */
-static size_t coll_slot_bytes(int n)
+size_t tern_shm_coll_slot_for(int n)
 {
     const size_t COLL_BUDGET = (size_t)32 << 20;
     size_t slot = (size_t)tern_param.shmcoll_slot, least = (size_t)tern_param.shmcoll_max;
@@ -55,7 +55,8 @@ static size_t coll_slot_bytes(int n)
         size_t fit = COLL_BUDGET / (2 * (size_t)n * (size_t)tern_param.shmcoll_comms);
         if (fit < slot) slot = floor_pow2(fit);
     }
-    return slot < least ? least : slot;
+    if (slot < least) slot = least;
+    return align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
 }
 
 static void compute_layout(struct shm_layout *l, int n)
@@ -93,8 +94,7 @@ static void compute_layout(struct shm_layout *l, int n)
                  4096);
     /* An area serves any communicator of this host, so it has room for every
      * rank: it grows with n, and the pool with n times the area count. */
-    size_t slot = coll_slot_bytes(n);
-    l->coll_slot_bytes = align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
+    l->coll_slot_bytes = tern_shm_coll_slot_for(n);
     l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
     /* The nonblocking collectives' slots carry TERN_SHMCOLL_MAX, which the
      * blocking ones' never fall below. */
