@@ -71,9 +71,9 @@ struct algo {
      * to TERN_SHMCOLL_MAX bytes (rounded down to a power of two, so that it
      * bounds whole buckets).  CHUNKS entries pass it through the slots in
      * pieces, whatever its size: their own bounds say when auto takes them.
-     * MOVES entries (blocking bcast, gather, scatter) are SLOTS entries up
-     * to what a slot carries for them (tern_shmc_move), which depends on
-     * how many ranks share the host. */
+     * MOVES entries (bcast, gather, scatter and their nonblocking forms)
+     * are SLOTS entries up to what a slot carries for them
+     * (tern_shmc_move), which depends on how many ranks share the host. */
 };
 enum { SLOTS = 1, CHUNKS = 2, MOVES = 3 };
 
@@ -220,14 +220,14 @@ static const struct algo ibarrier_algos[] = {
 };
 static const struct algo ibcast_algos[] = {
     ALGO("hier", nbc_bcast, tern_nbc_bcast_hier, .kinds = INTRA, .hier = 1),
-    ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", nbc_bcast, tern_nbc_bcast_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 4 * KIB),
     ALGO("binomial", nbc_bcast, tern_nbc_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_bcast, tern_nbc_inter_bcast, .kinds = INTER),
 };
 static const struct algo igather_algos[] = {
-    ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", nbc_rooted, tern_nbc_gather_linear, .kinds = INTRA, .local = 1, .min_ranks = 3),
     ALGO("binomial", nbc_rooted, tern_nbc_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
@@ -238,7 +238,7 @@ static const struct algo igatherv_algos[] = {
     ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
 };
 static const struct algo iscatter_algos[] = {
-    ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", nbc_rooted, tern_nbc_scatter_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 4 * KIB),
     ALGO("binomial", nbc_rooted, tern_nbc_scatter_binomial, .kinds = INTRA),

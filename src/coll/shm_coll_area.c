@@ -113,7 +113,7 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     nbc->slot_bytes = p.nbc_slot_bytes;
     a->carry_bytes = nbc->carry_bytes = tern_shmc_carry(p.slot_bytes);
     a->move_bytes = tern_shmc_move(p.slot_bytes);
-    nbc->move_bytes = nbc->carry_bytes;
+    nbc->move_bytes = a->move_bytes < p.nbc_slot_bytes ? a->move_bytes : p.nbc_slot_bytes;
     a->size = nbc->size = c->size;
     a->nbc = nbc;
     /* What this rank will touch before anyone else writes it: the flags it

@@ -49,6 +49,7 @@ struct tern_shmc_op {
     int done;    /* every part of it here is over */
     int at;      /* the next flag or rank to look at */
     int r, root; /* this rank; the root of a rooted call */
+    size_t fits; /* the most a block may carry through a slot in this call */
     const void *sbuf;
     void *rbuf;
     size_t scount, rcount;
@@ -128,7 +129,7 @@ static int beyond_slot(const struct tern_shmc *a, size_t count, const struct ter
 /* Whether a block goes through a slot: not empty, and not beyond it. */
 static int slotted(const struct tern_shmc_op *o, size_t count, const struct tern_datatype *dt)
 {
-    return count * dt->size > 0 && !beyond_slot(o->a, count, dt);
+    return count * dt->size > 0 && count * dt->size <= o->fits;
 }
 
 /* ---- The collectives' steps ---- */
@@ -353,17 +354,27 @@ static int op_poll(void *arg)
 static const struct tern_sched_machine machine = {op_start, op_poll};
 
 /* The nonblocking lane for a call of s that carries 'bytes' in one slot,
- * or NULL. */
-static struct tern_shmc *area_for(struct tern_sched *s, size_t bytes)
+ * or NULL: up to what a slot carries for the others, or with 'move' for
+ * bcast, gather and scatter (tern_shmc_move); 'all': every rank's slots
+ * reserved (a scatter's root writes them), not only this rank's. */
+static struct tern_shmc *lane_for(struct tern_sched *s, size_t bytes, int move, int all)
 {
     struct tern_comm *c = tern_sched_comm(s);
     if (!tern_sched_in_order(s)) return NULL;
     struct tern_shmc *a = c->coll_shm             ? (c->coll_shm->area ? c->coll_shm : NULL)
                           : c == &tern_comm_world ? tern_shmc_get(c)
                                                   : NULL;
-    if (!a || bytes > a->nbc->carry_bytes) return NULL;
-    tern_shmc_reserve_slots(a->nbc, c->rank);
+    if (!a || bytes > (move ? a->nbc->move_bytes : a->nbc->carry_bytes)) return NULL;
+    if (all)
+        tern_shmc_reserve_all(a->nbc);
+    else
+        tern_shmc_reserve_slots(a->nbc, c->rank);
     return a->nbc;
+}
+
+static struct tern_shmc *area_for(struct tern_sched *s, size_t bytes)
+{
+    return lane_for(s, bytes, 0, 0);
 }
 
 /* A call on a that 'step' advances, filled in by the caller and added by
@@ -378,6 +389,7 @@ static struct tern_shmc_op *op_new(struct tern_sched *s, struct tern_shmc *a,
     o->step = step;
     o->r = tern_sched_comm(s)->rank;
     o->root = -1;
+    o->fits = a->carry_bytes;
     return o;
 }
 
@@ -402,7 +414,7 @@ int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct ter
 {
     size_t bytes = count * dt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(s, bytes);
+    struct tern_shmc *a = lane_for(s, bytes, 1, 0);
     if (!a) return tern_nbc_bcast_binomial(s, buf, count, dt, root);
     struct tern_shmc_op *o = op_new(s, a, bcast_step, 0);
     if (o) {
@@ -421,7 +433,7 @@ int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct ter
 static int rooted(struct tern_sched *s, struct tern_shmc *a, int (*step)(struct tern_shmc_op *),
                   const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                   size_t rcount, struct tern_datatype *rdt, const int *counts, const int *displs,
-                  int root)
+                  int root, int move)
 {
     size_t arrays = counts ? 2 * (size_t)a->size * sizeof *counts : 0;
     struct tern_shmc_op *o = op_new(s, a, step, arrays);
@@ -440,6 +452,7 @@ static int rooted(struct tern_sched *s, struct tern_shmc *a, int (*step)(struct 
         o->rcount = rcount;
         o->rdt = rdt;
         o->root = root;
+        if (move) o->fits = a->move_bytes;
     }
     return add(s, o);
 }
@@ -451,11 +464,11 @@ int tern_nbc_gather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     int root_here = tern_sched_comm(s)->rank == root;
     size_t bytes = root_here ? rcount * rdt->size : scount * sdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(s, bytes);
+    struct tern_shmc *a = lane_for(s, bytes, 1, 0);
     if (!a) return tern_nbc_gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     /* Only the root's receive arguments mean anything. */
     return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  root_here ? rcount : 0, root_here ? rdt : NULL, NULL, NULL, root);
+                  root_here ? rcount : 0, root_here ? rdt : NULL, NULL, NULL, root, 1);
 }
 
 int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -465,10 +478,10 @@ int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     int root_here = tern_sched_comm(s)->rank == root;
     size_t bytes = root_here ? scount * sdt->size : rcount * rdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(s, bytes);
+    struct tern_shmc *a = lane_for(s, bytes, 1, root_here);
     if (!a) return tern_nbc_scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     return rooted(s, a, scatter_step, sbuf, root_here ? scount : 0, root_here ? sdt : NULL, rbuf,
-                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, NULL, NULL, root);
+                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, NULL, NULL, root, 1);
 }
 
 int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -487,7 +500,7 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
         return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, NULL, NULL, -1);
+                  rcount, rdt, NULL, NULL, -1, 0);
 }
 
 int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -499,7 +512,7 @@ int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     struct tern_shmc *a = area_for(s, blk * (size_t)tern_sched_comm(s)->size);
     if (!a) return tern_nbc_alltoall_exchange(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     return rooted(s, a, alltoall_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, NULL, NULL, -1);
+                  rcount, rdt, NULL, NULL, -1, 0);
 }
 
 /* Gatherv and scatterv take the area whatever their sizes: a block too
@@ -515,13 +528,13 @@ int tern_nbc_gatherv_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     if (!a) return tern_nbc_gatherv_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
     if (c->rank != root) {
         if (beyond_slot(a, scount, sdt)) tern_sched_send(s, sbuf, scount, sdt, root);
-        return rooted(s, a, gather_step, sbuf, scount, sdt, NULL, 0, NULL, NULL, NULL, root);
+        return rooted(s, a, gather_step, sbuf, scount, sdt, NULL, 0, NULL, NULL, NULL, root, 0);
     }
     for (int i = 0; i < c->size; i++)
         if (i != root && beyond_slot(a, (size_t)rcounts[i], rdt))
             tern_sched_recv(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, i);
     return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0, rdt,
-                  rcounts, displs, root);
+                  rcounts, displs, root, 0);
 }
 
 int tern_nbc_scatterv_shm(struct tern_sched *s, const void *sbuf, const int *scounts,
@@ -533,13 +546,13 @@ int tern_nbc_scatterv_shm(struct tern_sched *s, const void *sbuf, const int *sco
     if (!a) return tern_nbc_scatterv_linear(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
     if (c->rank != root) {
         if (beyond_slot(a, rcount, rdt)) tern_sched_recv(s, rbuf, rcount, rdt, root);
-        return rooted(s, a, scatter_step, NULL, 0, NULL, rbuf, rcount, rdt, NULL, NULL, root);
+        return rooted(s, a, scatter_step, NULL, 0, NULL, rbuf, rcount, rdt, NULL, NULL, root, 0);
     }
     for (int i = 0; i < c->size; i++)
         if (i != root && beyond_slot(a, (size_t)scounts[i], sdt))
             tern_sched_send(s, tern_coll_elem(sbuf, sdt, displs[i]), (size_t)scounts[i], sdt, i);
     return rooted(s, a, scatter_step, sbuf, 0, sdt, rbuf, rcount, rbuf == MPI_IN_PLACE ? NULL : rdt,
-                  scounts, displs, root);
+                  scounts, displs, root, 0);
 }
 
 /* Allgatherv: every rank knows every count, so all decide alike from the
@@ -558,7 +571,7 @@ int tern_nbc_allgatherv_shm(struct tern_sched *s, const void *sbuf, size_t scoun
         return tern_nbc_allgatherv_ring(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0,
-                  rdt, rcounts, displs, -1);
+                  rdt, rcounts, displs, -1, 0);
 }
 
 /* Alltoallv (dts NULL) and alltoallw (displacements in bytes, a datatype

@@ -96,9 +96,13 @@ static void compute_layout(struct shm_layout *l, int n)
      * rank: it grows with n, and the pool with n times the area count. */
     l->coll_slot_bytes = tern_shm_coll_slot_for(n);
     l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
-    /* The nonblocking collectives' slots carry TERN_SHMCOLL_MAX, which the
-     * blocking ones' never fall below. */
-    l->coll_nbc_slot_bytes = align_up((size_t)tern_param.shmcoll_max, SHM_LINE);
+    /* The nonblocking collectives' slots carry what the blocking ones carry
+     * for bcast, gather and scatter: TERN_SHMCOLL_MOVE_MAX within the slot,
+     * never below TERN_SHMCOLL_MAX (coll/shm_coll_area.c tern_shmc_move). */
+    size_t nbc = (size_t)tern_param.shmcoll_move_max;
+    if (nbc > l->coll_slot_bytes) nbc = l->coll_slot_bytes;
+    if (nbc < (size_t)tern_param.shmcoll_max) nbc = (size_t)tern_param.shmcoll_max;
+    l->coll_nbc_slot_bytes = align_up(nbc < SHM_LINE ? SHM_LINE : nbc, SHM_LINE);
     l->coll_area_bytes = SHM_LINE * (1 + 2 * (size_t)n) +
                          2 * (size_t)n * (l->coll_slot_bytes + l->coll_nbc_slot_bytes);
     l->coll_bytes = align_up((size_t)l->coll_areas * l->coll_area_bytes, 4096);
