@@ -186,7 +186,7 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     int r = c->rank;
     size_t bytes = rcount * rdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = tern_shmc_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for_move(c, bytes, 0);
     if (!a) return tern_coll_allgather_bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)rcount;

@@ -26,7 +26,7 @@ int tern_coll_alltoall_shm(const void *sbuf, size_t scount, struct tern_datatype
     size_t blk = rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
     /* Every block this rank sends, in its slot, destination by destination. */
-    struct tern_shmc *a = tern_shmc_for(c, blk * (size_t)n);
+    struct tern_shmc *a = tern_shmc_for_move(c, blk * (size_t)n, 0);
     if (!a) {
         /* What the table takes after shm (select.c). */
         if (n >= 3 && blk <= 256)

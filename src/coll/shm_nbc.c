@@ -490,7 +490,7 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
 {
     size_t bytes = rcount * rdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(s, bytes);
+    struct tern_shmc *a = lane_for(s, bytes, 1, 0);
     if (!a) {
         /* What the table takes after shm (select.c). */
         int n = tern_sched_comm(s)->size;
@@ -500,7 +500,7 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
         return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, NULL, NULL, -1, 0);
+                  rcount, rdt, NULL, NULL, -1, 1);
 }
 
 int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -509,10 +509,10 @@ int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
 {
     size_t blk = rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(s, blk * (size_t)tern_sched_comm(s)->size);
+    struct tern_shmc *a = lane_for(s, blk * (size_t)tern_sched_comm(s)->size, 1, 0);
     if (!a) return tern_nbc_alltoall_exchange(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     return rooted(s, a, alltoall_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, NULL, NULL, -1, 0);
+                  rcount, rdt, NULL, NULL, -1, 1);
 }
 
 /* Gatherv and scatterv take the area whatever their sizes: a block too

@@ -33,7 +33,7 @@ note "built-in table"
 run_checked "tern-info --coll" "$info" --coll --np 4 >/dev/null
 check_contains "$out" "tuning table: (built-in), 0 rows" "built-in"
 expect_row "$out" "bcast" "0-256K" "shm" "conditions"
-expect_row "$out" "allgather" "0-4K" "shm" "conditions"
+expect_row "$out" "reduce" "0-4K" "shm" "conditions"
 # A slot carries less for bcast on a host of many ranks (the areas' budget).
 run_checked "tern-info --coll --np 128" "$info" --coll --np 128 >/dev/null
 expect_row "$out" "bcast" "0-8K" "shm" "conditions"
