@@ -1,7 +1,8 @@
 #!/bin/bash
 # A/B of the slots' bound for the data movers, one sitting, interleaved: TERN_SHMCOLL_MOVE_MAX=4K
 # (what every shared-memory collective carried before) against the default, medians of 5.
-B=/work/build-dev/bin
+# usage: BUILD=build ab.sh OUT.md   (the runs in OUT.md.raw)
+B=${BUILD:-build}/bin
 out=$1; : > $out.raw
 for rep in 1 2 3 4 5; do
   for np in 2 4 8; do
