@@ -117,12 +117,14 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     a->size = nbc->size = c->size;
     a->nbc = nbc;
     /* What this rank will touch before anyone else writes it: the flags it
-     * reads, and what it writes of its slots in all but the partitioned
-     * allreduce (tern_shmc_reserve_slots) and the nonblocking collectives
-     * (their first call reserves the nonblocking lane's). */
+     * reads, and what it writes of its slots of both lanes in all but the
+     * partitioned allreduce and the calls that carry more than carry_bytes
+     * (those reserve them whole first: tern_shmc_reserve_slots). */
     reserve(a, a->area, (size_t)(a->slots - a->area));
-    for (int parity = 0; parity < 2; parity++)
+    for (int parity = 0; parity < 2; parity++) {
         reserve(a, tern_shmc_slot(a, c->rank, (uint64_t)parity), a->carry_bytes);
+        reserve(a, tern_shmc_slot(nbc, c->rank, (uint64_t)parity), nbc->carry_bytes);
+    }
     tern_shmc_groups_make(a, c);
     return a;
 }

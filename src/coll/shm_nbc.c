@@ -365,10 +365,12 @@ static struct tern_shmc *lane_for(struct tern_sched *s, size_t bytes, int move, 
                           : c == &tern_comm_world ? tern_shmc_get(c)
                                                   : NULL;
     if (!a || bytes > (move ? a->nbc->move_bytes : a->nbc->carry_bytes)) return NULL;
-    if (all)
-        tern_shmc_reserve_all(a->nbc);
-    else
-        tern_shmc_reserve_slots(a->nbc, c->rank);
+    if (bytes > a->nbc->carry_bytes) {
+        if (all)
+            tern_shmc_reserve_all(a->nbc);
+        else
+            tern_shmc_reserve_slots(a->nbc, c->rank);
+    }
     return a->nbc;
 }
 
