@@ -73,7 +73,7 @@ struct algo {
      * pieces, whatever its size: their own bounds say when auto takes them.
      * MOVES entries (bcast, gather, scatter, allgather and their
      * nonblocking forms) are SLOTS entries up to what a slot carries for
-     * them (tern_shmc_move), which depends on how many ranks share the
+     * them (tern_shm_coll_move_for), which depends on how many ranks share the
      * host; MOVES_ALL ones (alltoall) put a block per rank in one slot, so
      * that many blocks must fit. */
 };
@@ -442,18 +442,15 @@ static size_t pow2_up(size_t bytes)
     return b;
 }
 
-/* What a slot carries for the MOVES entries, on v's host. */
+/* What a slot carries for the MOVES entries, on v's host (none when
+ * TERN_SHMCOLL_MAX keeps auto from every shared-memory algorithm). */
 static size_t move_bound(const struct view *v)
 {
-    size_t slot;
-    if (v->c) {
-        struct tern_shm_coll_pool p;
-        tern_shm_coll_pool(&p);
-        slot = p.slot_bytes;
-    } else {
-        slot = tern_shm_coll_slot_for(v->ppn > 0 ? v->ppn : v->size);
-    }
-    return pow2_bound(tern_param.shmcoll_max ? tern_shmc_move(slot) : 0);
+    if (!tern_param.shmcoll_max) return 0;
+    if (!v->c) return pow2_bound(tern_shm_coll_move_for(v->ppn > 0 ? v->ppn : v->size));
+    struct tern_shm_coll_pool p;
+    tern_shm_coll_pool(&p);
+    return pow2_bound(p.move_bytes);
 }
 
 /* Whether auto takes a. */

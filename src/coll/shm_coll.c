@@ -18,32 +18,29 @@
 #include "core/progress.h"
 #include "transport/shm/shm.h"
 
-struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes)
-{
-    struct tern_shmc *a = c->coll_shm;
-    if (a) return a->area && bytes <= a->carry_bytes ? a : NULL;
-    struct tern_shm_coll_pool p;
-    tern_shm_coll_pool(&p);
-    if (!p.base || bytes > tern_shmc_carry(p.slot_bytes)) return NULL;
-    return tern_shmc_get(c);
-}
-
-struct tern_shmc *tern_shmc_for_move(struct tern_comm *c, size_t bytes, int all)
+/* c's area when 'bytes' fit what a slot carries for the others, or with
+ * 'move' for the data movers; attached at c's first call. */
+static struct tern_shmc *area_within(struct tern_comm *c, size_t bytes, int move)
 {
     struct tern_shmc *a = c->coll_shm;
     if (!a) {
         struct tern_shm_coll_pool p;
         tern_shm_coll_pool(&p);
-        if (!p.base || bytes > tern_shmc_move(p.slot_bytes)) return NULL;
+        if (!p.base || bytes > (move ? p.move_bytes : tern_shmc_carry(p.slot_bytes))) return NULL;
         a = tern_shmc_get(c);
     }
-    if (!a || !a->area || bytes > a->move_bytes) return NULL;
-    if (bytes > a->carry_bytes) {
-        if (all)
-            tern_shmc_reserve_all(a);
-        else
-            tern_shmc_reserve_slots(a, c->rank);
-    }
+    return a && a->area && bytes <= (move ? a->move_bytes : a->carry_bytes) ? a : NULL;
+}
+
+struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes)
+{
+    return area_within(c, bytes, 0);
+}
+
+struct tern_shmc *tern_shmc_for_move(struct tern_comm *c, size_t bytes, int all)
+{
+    struct tern_shmc *a = area_within(c, bytes, 1);
+    if (a) tern_shmc_reserve_for(a, c->rank, bytes, all);
     return a;
 }
 

@@ -60,9 +60,9 @@ struct tern_shmc {
     char *slots;                  /* slot (rank, parity) at slots + (2 rank + parity) slot_bytes */
     size_t slot_bytes;            /* blocking lane: what the partitioned allreduce fills */
     size_t carry_bytes; /* what the other algorithms carry in one slot (TERN_SHMCOLL_MAX) */
-    size_t move_bytes; /* what bcast, gather, scatter, allgather, alltoall carry (tern_shmc_move) */
-    uint64_t seq;      /* collectives run on the lane */
-    uint64_t all_past; /* every flag is known to be at least this */
+    size_t move_bytes;  /* what the data movers carry (transport's tern_shm_coll_move_for) */
+    uint64_t seq;       /* collectives run on the lane */
+    uint64_t all_past;  /* every flag is known to be at least this */
     int size;
     int whole;     /* this rank's slots are reserved whole, not only what carry_bytes needs */
     int all_whole; /* every rank's slots are */
@@ -84,13 +84,13 @@ int tern_shmc_usable(const struct tern_comm *c);
 struct tern_shmc *tern_shmc_get(struct tern_comm *c);
 
 /* Reserves rank r's two slots of lane a whole: before a collective writes
- * more than carry_bytes in them (the partitioned allreduce, the calls of
- * tern_shmc_for_move that carry more). */
+ * more than carry_bytes in them (the partitioned allreduce). */
 void tern_shmc_reserve_slots(struct tern_shmc *a, int r);
 
-/* Reserves every rank's two slots of lane a whole: before a scatter's root
- * writes more than carry_bytes in them. */
-void tern_shmc_reserve_all(struct tern_shmc *a);
+/* Before a call that writes 'bytes' in rank r's slot of lane a (with 'all',
+ * in every rank's: a scatter's root): reserves them whole when that is more
+ * than every call carries (reserved at attach). */
+void tern_shmc_reserve_for(struct tern_shmc *a, int r, size_t bytes, int all);
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_shmc_release(struct tern_comm *c);
@@ -129,14 +129,9 @@ static inline char *tern_shmc_slot(const struct tern_shmc *a, int r, uint64_t s)
  * TERN_SHMCOLL_MAX, within the slot (shm_coll_area.c). */
 size_t tern_shmc_carry(size_t slot_bytes);
 
-/* What one slot of slot_bytes carries for bcast, gather, scatter, allgather
- * and alltoall: TERN_SHMCOLL_MOVE_MAX, never below what it carries for the
- * others, within the slot (shm_coll_area.c). */
-size_t tern_shmc_move(size_t slot_bytes);
-
-/* As tern_shmc_for, for the calls tern_shmc_move bounds, with the slots this
- * rank writes reserved for 'bytes': its own, or with 'all' (a scatter's
- * root) every rank's. */
+/* As tern_shmc_for, for the data movers (bcast, gather, scatter,
+ * allgather, alltoall: move_bytes), with the slots this rank writes reserved
+ * for 'bytes': its own, or with 'all' (a scatter's root) every rank's. */
 struct tern_shmc *tern_shmc_for_move(struct tern_comm *c, size_t bytes, int all);
 
 /* c's area when 'bytes' fit what a slot carries; NULL: the point-to-point

@@ -112,8 +112,7 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     nbc->slots = a->slots + 2 * ranks * p.slot_bytes;
     nbc->slot_bytes = p.nbc_slot_bytes;
     a->carry_bytes = nbc->carry_bytes = tern_shmc_carry(p.slot_bytes);
-    a->move_bytes = tern_shmc_move(p.slot_bytes);
-    nbc->move_bytes = a->move_bytes < p.nbc_slot_bytes ? a->move_bytes : p.nbc_slot_bytes;
+    a->move_bytes = nbc->move_bytes = p.move_bytes;
     a->size = nbc->size = c->size;
     a->nbc = nbc;
     /* What this rank will touch before anyone else writes it: the flags it
@@ -136,18 +135,15 @@ void tern_shmc_reserve_slots(struct tern_shmc *a, int r)
     a->whole = 1;
 }
 
-void tern_shmc_reserve_all(struct tern_shmc *a)
+void tern_shmc_reserve_for(struct tern_shmc *a, int r, size_t bytes, int all)
 {
-    if (a->all_whole) return;
-    for (int r = 0; r < a->size; r++) reserve(a, tern_shmc_slot(a, r, 0), 2 * a->slot_bytes);
+    if (bytes <= a->carry_bytes || a->all_whole) return;
+    if (!all) {
+        tern_shmc_reserve_slots(a, r);
+        return;
+    }
+    for (int i = 0; i < a->size; i++) reserve(a, tern_shmc_slot(a, i, 0), 2 * a->slot_bytes);
     a->all_whole = a->whole = 1;
-}
-
-size_t tern_shmc_move(size_t slot_bytes)
-{
-    size_t carry = tern_shmc_carry(slot_bytes), max = (size_t)tern_param.shmcoll_move_max;
-    if (max < carry) return carry;
-    return max < slot_bytes ? max : slot_bytes;
 }
 
 size_t tern_shmc_carry(size_t slot_bytes)

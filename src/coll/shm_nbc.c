@@ -355,7 +355,7 @@ static const struct tern_sched_machine machine = {op_start, op_poll};
 
 /* The nonblocking lane for a call of s that carries 'bytes' in one slot,
  * or NULL: up to what a slot carries for the others, or with 'move' for
- * bcast, gather and scatter (tern_shmc_move); 'all': every rank's slots
+ * the data movers (move_bytes); 'all': every rank's slots
  * reserved (a scatter's root writes them), not only this rank's. */
 static struct tern_shmc *lane_for(struct tern_sched *s, size_t bytes, int move, int all)
 {
@@ -365,12 +365,7 @@ static struct tern_shmc *lane_for(struct tern_sched *s, size_t bytes, int move, 
                           : c == &tern_comm_world ? tern_shmc_get(c)
                                                   : NULL;
     if (!a || bytes > (move ? a->nbc->move_bytes : a->nbc->carry_bytes)) return NULL;
-    if (bytes > a->nbc->carry_bytes) {
-        if (all)
-            tern_shmc_reserve_all(a->nbc);
-        else
-            tern_shmc_reserve_slots(a->nbc, c->rank);
-    }
+    tern_shmc_reserve_for(a->nbc, c->rank, bytes, all);
     return a->nbc;
 }
 

@@ -54,17 +54,20 @@ int tern_shm_quiesce(void);
  * at a time.  An area is a header line, then two flag lines per rank, then
  * two slots of 'slot_bytes' and two of 'nbc_slot_bytes' per rank, for up
  * to 'max_ranks' ranks; the layout is the collectives' own, this only
- * sizes it (TERN_SHMCOLL_MAX, TERN_SHMCOLL_COMMS).  base is NULL when there
+ * sizes it (TERN_SHMCOLL_MAX, TERN_SHMCOLL_MOVE_MAX, TERN_SHMCOLL_COMMS).  base is NULL when there
  * is no segment (one rank, or no pair of ranks shares memory) or no area. */
 struct tern_shm_coll_pool {
     char *base;
     size_t area_bytes, slot_bytes, nbc_slot_bytes;
+    size_t move_bytes; /* what a slot of either lane carries for the data movers */
     int nareas, max_ranks;
 };
 void tern_shm_coll_pool(struct tern_shm_coll_pool *out);
-/* The bytes of a collectives' slot on a host of n ranks (the pool's
- * slot_bytes where n is this host's count). */
-size_t tern_shm_coll_slot_for(int n);
+/* What a collectives' slot carries for the data movers (bcast, gather,
+ * scatter, allgather, alltoall) on a host of n ranks: TERN_SHMCOLL_MOVE_MAX
+ * within the slot, never below TERN_SHMCOLL_MAX (the pool's move_bytes
+ * where n is this host's count). */
+size_t tern_shm_coll_move_for(int n);
 /* Reserves in /dev/shm the pages of the segment under [at, at + len)
  * before their first use (the file is sparse: shm_segment.c): 0, or the
  * errno of the failure. */

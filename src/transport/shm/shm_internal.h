@@ -145,7 +145,7 @@ struct shm_layout {
     size_t bell_bytes; /* one rank's doorbell, in whole lines */
     /* The collectives' areas (tern_shm_coll_pool), between the rank blocks
      * and the pair areas. */
-    size_t coll_slot_bytes, coll_nbc_slot_bytes, coll_area_bytes, coll_bytes;
+    size_t coll_slot_bytes, coll_nbc_slot_bytes, coll_move_bytes, coll_area_bytes, coll_bytes;
     int coll_areas;
     size_t total;
 };

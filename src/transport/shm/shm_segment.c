@@ -47,7 +47,7 @@ static size_t floor_pow2(size_t v)
  * COLL_BUDGET for n ranks; never below TERN_SHMCOLL_MAX, which one slot must
  * carry.  Large slots are for the partitioned allreduce, whose two
  * synchronisations per chunk cost less the larger the chunk. */
-size_t tern_shm_coll_slot_for(int n)
+static size_t coll_slot_bytes(int n)
 {
     const size_t COLL_BUDGET = (size_t)32 << 20;
     size_t slot = (size_t)tern_param.shmcoll_slot, least = (size_t)tern_param.shmcoll_max;
@@ -57,6 +57,13 @@ size_t tern_shm_coll_slot_for(int n)
     }
     if (slot < least) slot = least;
     return align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
+}
+
+size_t tern_shm_coll_move_for(int n)
+{
+    size_t slot = coll_slot_bytes(n), move = (size_t)tern_param.shmcoll_move_max;
+    if (move > slot) move = slot;
+    return move < (size_t)tern_param.shmcoll_max ? (size_t)tern_param.shmcoll_max : move;
 }
 
 static void compute_layout(struct shm_layout *l, int n)
@@ -94,15 +101,13 @@ static void compute_layout(struct shm_layout *l, int n)
                  4096);
     /* An area serves any communicator of this host, so it has room for every
      * rank: it grows with n, and the pool with n times the area count. */
-    l->coll_slot_bytes = tern_shm_coll_slot_for(n);
+    l->coll_slot_bytes = coll_slot_bytes(n);
     l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
     /* The nonblocking collectives' slots carry what the blocking ones carry
-     * for bcast, gather and scatter: TERN_SHMCOLL_MOVE_MAX within the slot,
-     * never below TERN_SHMCOLL_MAX (coll/shm_coll_area.c tern_shmc_move). */
-    size_t nbc = (size_t)tern_param.shmcoll_move_max;
-    if (nbc > l->coll_slot_bytes) nbc = l->coll_slot_bytes;
-    if (nbc < (size_t)tern_param.shmcoll_max) nbc = (size_t)tern_param.shmcoll_max;
-    l->coll_nbc_slot_bytes = align_up(nbc < SHM_LINE ? SHM_LINE : nbc, SHM_LINE);
+     * for the data movers. */
+    l->coll_move_bytes = tern_shm_coll_move_for(n);
+    l->coll_nbc_slot_bytes =
+        align_up(l->coll_move_bytes < SHM_LINE ? SHM_LINE : l->coll_move_bytes, SHM_LINE);
     l->coll_area_bytes = SHM_LINE * (1 + 2 * (size_t)n) +
                          2 * (size_t)n * (l->coll_slot_bytes + l->coll_nbc_slot_bytes);
     l->coll_bytes = align_up((size_t)l->coll_areas * l->coll_area_bytes, 4096);
@@ -292,6 +297,7 @@ void tern_shm_coll_pool(struct tern_shm_coll_pool *out)
     out->area_bytes = shm.lay.coll_area_bytes;
     out->slot_bytes = shm.lay.coll_slot_bytes;
     out->nbc_slot_bytes = shm.lay.coll_nbc_slot_bytes;
+    out->move_bytes = shm.lay.coll_move_bytes;
     out->nareas = shm.lay.coll_areas;
     out->max_ranks = shm.nlocal;
 }
