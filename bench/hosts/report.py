@@ -32,6 +32,12 @@ COLL_METRICS = [
     ("allgather_64k", "allgather 64 KiB (us)", True),
     ("alltoall_8", "alltoall 8 B (us)", True),
     ("alltoall_1k", "alltoall 1 KiB (us)", True),
+    ("gather_8", "gather 8 B (us)", True),
+    ("gather_64k", "gather 64 KiB (us)", True),
+    ("scatter_8", "scatter 8 B (us)", True),
+    ("scatter_64k", "scatter 64 KiB (us)", True),
+    ("reduce_scatter_64", "reduce_scatter 64 B (us)", True),
+    ("reduce_scatter_64k", "reduce_scatter 64 KiB (us)", True),
 ]
 # run.sh --bcast: 4 ranks, 2 per host.
 BCAST_WHO = [("tern", "Tern"), ("ternwhole", "Tern, whole buffer"),
@@ -163,6 +169,8 @@ def table(runs, med, title, who_list, metrics, bases):
     rows = []
     for metric, label, lower in metrics:
         m = {who: med(metric, who) for who, _ in who_list}
+        if all(v is None for v in m.values()):
+            continue  # not in this sitting (run.sh's COLL_SET)
         cells = [label]
         for who, _ in who_list:
             n = len(runs.get((metric, who), []))

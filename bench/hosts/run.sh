@@ -11,10 +11,13 @@
 #   --out FILE   also write the report to FILE
 #   --coll       instead: collectives on 4 ranks, 2 per host (allreduce,
 #                bcast and allgather at 8 B and 64 KiB, alltoall at 8 B and
-#                1 KiB, barrier), Tern as it chooses
-#                (by host: coll/coll_hier.c), Tern with the flat algorithms
-#                forced, MPICH and Open MPI (COLL_WHO: a subset of tern
-#                ternflat mpich ompi)
+#                1 KiB, barrier, gather and scatter at 8 B and 64 KiB,
+#                reduce_scatter of 64 B and 64 KiB in all), Tern as it
+#                chooses (by host: coll/coll_hier*.c), Tern with the flat
+#                algorithms forced, MPICH and Open MPI (COLL_WHO: a subset
+#                of tern ternflat mpich ompi; COLL_SET: a subset of
+#                allreduce bcast barrier allgather alltoall gather scatter
+#                reduce_scatter)
 #   --bcast      instead: bcast of 1 and 4 MiB on 4 ranks, 2 per host: Tern
 #                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
 #                Tern by host with the buffer whole (TERN_HIER_CHUNK=0),
@@ -238,7 +241,15 @@ launch_cmd() {
 # allgather's and alltoall's are what auto takes without the hosts: bruck
 # for small messages (flat_more in a call names another: ring for
 # allgather above 64 KiB in all, pairwise for alltoall above 256 bytes).
-flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling"
+flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling TERN_GATHER_ALGORITHM=binomial TERN_SCATTER_ALGORITHM=binomial TERN_REDUCE_SCATTER_ALGORITHM=reduce_scatterv"
+
+# coll_on NAME: whether COLL_SET (default: every collective) names it.
+coll_on() {
+    case " ${COLL_SET:-allreduce bcast barrier allgather alltoall gather scatter reduce_scatter} " in
+        *" $1 "*) return 0 ;;
+    esac
+    return 1
+}
 
 # bench_np REP METRIC WHO NP ARGS...: tern-bench across the hosts, NP / 2
 # ranks each; WHO ternflat is Tern with $flat_words.
@@ -290,15 +301,35 @@ for rep in $(seq 1 "$reps"); do
     if [ $coll = 1 ]; then
         say "repetition $rep/$reps: collectives"
         for who in ${COLL_WHO:-tern ternflat mpich ompi}; do
-            bench_np "$rep" allreduce_8 $who 4 allreduce -m 8
-            bench_np "$rep" allreduce_64k $who 4 allreduce -m 64K
-            bench_np "$rep" bcast_8 $who 4 bcast -m 8
-            bench_np "$rep" bcast_64k $who 4 bcast -m 64K
-            bench_np "$rep" barrier $who 4 barrier
-            bench_np "$rep" allgather_8 $who 4 allgather -m 8
-            flat_more=TERN_ALLGATHER_ALGORITHM=ring bench_np "$rep" allgather_64k $who 4 allgather -m 64K
-            bench_np "$rep" alltoall_8 $who 4 alltoall -m 8
-            flat_more=TERN_ALLTOALL_ALGORITHM=pairwise bench_np "$rep" alltoall_1k $who 4 alltoall -m 1K
+            if coll_on allreduce; then
+                bench_np "$rep" allreduce_8 $who 4 allreduce -m 8
+                bench_np "$rep" allreduce_64k $who 4 allreduce -m 64K
+            fi
+            if coll_on bcast; then
+                bench_np "$rep" bcast_8 $who 4 bcast -m 8
+                bench_np "$rep" bcast_64k $who 4 bcast -m 64K
+            fi
+            coll_on barrier && bench_np "$rep" barrier $who 4 barrier
+            if coll_on allgather; then
+                bench_np "$rep" allgather_8 $who 4 allgather -m 8
+                flat_more=TERN_ALLGATHER_ALGORITHM=ring bench_np "$rep" allgather_64k $who 4 allgather -m 64K
+            fi
+            if coll_on alltoall; then
+                bench_np "$rep" alltoall_8 $who 4 alltoall -m 8
+                flat_more=TERN_ALLTOALL_ALGORITHM=pairwise bench_np "$rep" alltoall_1k $who 4 alltoall -m 1K
+            fi
+            if coll_on gather; then
+                bench_np "$rep" gather_8 $who 4 gather -m 8
+                bench_np "$rep" gather_64k $who 4 gather -m 64K
+            fi
+            if coll_on scatter; then
+                bench_np "$rep" scatter_8 $who 4 scatter -m 8
+                bench_np "$rep" scatter_64k $who 4 scatter -m 64K
+            fi
+            if coll_on reduce_scatter; then
+                bench_np "$rep" reduce_scatter_64 $who 4 reduce_scatter -m 64
+                bench_np "$rep" reduce_scatter_64k $who 4 reduce_scatter -m 64K
+            fi
         done
         continue
     fi

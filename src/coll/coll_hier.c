@@ -18,6 +18,7 @@
  * blocks sends one message per pair of hosts.  The reductions
  * reorder the operands by host: commutative operations only (select.c). */
 #include "coll/coll_hier.h"
+#include "coll/coll_hier_parts.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -37,13 +38,6 @@
 
 #define HIER_LEADERS_CTX 0x20000000u
 #define HIER_NODE_CTX 0x40000000u
-
-struct tern_coll_hier {
-    struct tern_comm *node;    /* this host's ranks of c */
-    struct tern_comm *leaders; /* one rank per host; NULL on the ranks that lead none */
-    int *leader_of;            /* rank of c -> its host's leader's rank among the leaders */
-    int *node_rank;            /* rank of c -> its rank in its host's node part */
-};
 
 static int host_at(const struct tern_comm *c, int r)
 {
@@ -89,37 +83,40 @@ static struct tern_comm *view(struct tern_comm *c, const int *ranks, int n, uint
     return v;
 }
 
-static struct tern_coll_hier *hier_of(struct tern_comm *c)
+struct tern_coll_hier *tern_coll_hier_of(struct tern_comm *c)
 {
     if (c->coll_hier) return c->coll_hier;
     int n = c->size, nh = tern_g.nhosts, mine = host_at(c, c->rank);
     struct tern_coll_hier *h = calloc(1, sizeof *h);
-    int *first = malloc((size_t)nh * sizeof *first), *count = calloc((size_t)nh, sizeof *count);
-    int *ranks = calloc((size_t)n, sizeof *ranks);
+    int *first = malloc((size_t)nh * sizeof *first), *ranks = calloc((size_t)n, sizeof *ranks);
     if (h) {
-        h->leader_of = malloc((size_t)n * sizeof *h->leader_of);
-        h->node_rank = malloc((size_t)n * sizeof *h->node_rank);
+        h->leader_of = malloc(4 * (size_t)n * sizeof *h->leader_of);
+        h->node_rank = h->leader_of ? h->leader_of + n : NULL;
+        h->lead_rank = h->leader_of ? h->leader_of + 2 * n : NULL;
+        h->nn_of = h->leader_of ? h->leader_of + 3 * n : NULL;
     }
-    if (!h || !first || !count || !ranks || !h->leader_of || !h->node_rank)
+    if (!h || !first || !ranks || !h->leader_of)
         tern_fatal("out of memory for the host parts of a communicator of %d ranks", n);
     for (int i = 0; i < nh; i++) first[i] = -1;
     int nleaders = 0, nnode = 0;
+    h->consecutive = 1;
     for (int r = 0; r < n; r++) {
         int hr = host_at(c, r);
-        if (first[hr] < 0) first[hr] = nleaders++;
+        if (first[hr] < 0) {
+            h->lead_rank[nleaders] = r;
+            h->nn_of[nleaders] = 0;
+            first[hr] = nleaders++;
+        } else if (r > 0 && h->leader_of[r - 1] != first[hr]) {
+            h->consecutive = 0;
+        }
         h->leader_of[r] = first[hr];
-        h->node_rank[r] = count[hr]++;
+        h->node_rank[r] = h->nn_of[first[hr]]++;
         if (hr == mine) ranks[nnode++] = r;
     }
+    h->nhosts = nleaders;
     h->node = view(c, ranks, nnode, HIER_NODE_CTX);
-    if (h->node_rank[c->rank] == 0) {
-        int k = 0;
-        for (int r = 0; r < n; r++)
-            if (h->node_rank[r] == 0) ranks[k++] = r;
-        h->leaders = view(c, ranks, k, HIER_LEADERS_CTX);
-    }
+    if (h->node_rank[c->rank] == 0) h->leaders = view(c, h->lead_rank, nleaders, HIER_LEADERS_CTX);
     free(first);
-    free(count);
     free(ranks);
     c->coll_hier = h;
     return h;
@@ -133,7 +130,6 @@ void tern_coll_hier_release(struct tern_comm *c)
     tern_comm_release(h->node);
     if (h->leaders) tern_comm_release(h->leaders);
     free(h->leader_of);
-    free(h->node_rank);
     free(h);
 }
 
@@ -143,7 +139,7 @@ void tern_coll_hier_release(struct tern_comm *c)
  * come in, and each host synchronises once each way rather than twice. */
 int tern_coll_barrier_hier(struct tern_comm *c)
 {
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     unsigned char in = 0, all = 0;
     struct tern_datatype *bt = tern_coll_byte();
     int rc = tern_coll_reduce(&in, &all, 1, bt, tern_op_get(MPI_BAND), 0, h->node);
@@ -240,7 +236,7 @@ static int bcast_pieces(void *buf, size_t count, struct tern_datatype *dt, int r
 int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int root,
                          struct tern_comm *c)
 {
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int root_host = h->leader_of[root] == h->leader_of[c->rank];
     int root_inside = root_host && h->node_rank[root] != 0;
     struct tern_request *reqs[TERN_COLL_BINOMIAL_SENDS];
@@ -272,7 +268,7 @@ int tern_coll_reduce_hier(const void *sbuf, void *rbuf, size_t count, struct ter
                           struct tern_op *op, int root, struct tern_comm *c)
 {
     if (count == 0) return MPI_SUCCESS;
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int me = c->rank, is_root = me == root;
     if (sbuf == MPI_IN_PLACE) sbuf = rbuf; /* only at the root */
     void *acc = rbuf, *mem = NULL;
@@ -303,7 +299,7 @@ int tern_coll_allreduce_hier(const void *sbuf, void *rbuf, size_t count, struct 
                              struct tern_op *op, struct tern_comm *c)
 {
     if (count == 0) return MPI_SUCCESS;
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     if (sbuf == MPI_IN_PLACE) sbuf = rbuf;
     int rc = reduce_to_leader(sbuf, rbuf, count, dt, op, h);
     if (rc == MPI_SUCCESS && h->leaders)
@@ -324,20 +320,13 @@ static size_t ag_bytes(const struct tern_coll_hier *h, int n, size_t blk)
     return ((size_t)h->node->size + (size_t)n) * blk;
 }
 
-/* The leaders' allgatherv, in bytes: each host's blocks, hosts in the
- * leaders' order. */
-static void ag_layout(const struct tern_coll_hier *h, int n, size_t blk, int *counts, int *displs)
+void tern_coll_hier_layout(const struct tern_coll_hier *h, size_t blk, int *counts, int *displs)
 {
-    int nl = h->leaders->size;
-    for (int l = 0; l < nl; l++) counts[l] = 0;
-    for (int r = 0; r < n; r++) counts[h->leader_of[r]] += (int)blk;
-    for (int l = 0, at = 0; l < nl; at += counts[l++]) displs[l] = at;
-}
-
-/* Rank r's block in the leaders' result. */
-static size_t ag_at(const struct tern_coll_hier *h, const int *displs, int r, size_t blk)
-{
-    return (size_t)displs[h->leader_of[r]] + (size_t)h->node_rank[r] * blk;
+    for (int l = 0, at = 0; l < h->nhosts; l++) {
+        counts[l] = (int)((size_t)h->nn_of[l] * blk);
+        displs[l] = at;
+        at += counts[l];
+    }
 }
 
 /* Where both forms of an allgather by host start: AG_GO with blk (bytes of
@@ -367,7 +356,7 @@ int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_dataty
     int how = ag_start(c, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
     if (how == AG_NONE) return MPI_SUCCESS;
     if (how == AG_FLAT) return tern_coll_allgather_ring(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int n = c->size, nl = h->leaders ? h->leaders->size : 0;
     struct tern_datatype *bt = tern_coll_byte();
     char *host = NULL, *all = NULL;
@@ -382,7 +371,7 @@ int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_dataty
             return tern_coll_nomem("MPI_Allgather", ag_bytes(h, n, blk));
         }
         all = host + (size_t)h->node->size * blk;
-        ag_layout(h, n, blk, counts, counts + nl);
+        tern_coll_hier_layout(h, blk, counts, counts + nl);
     }
     int rc = tern_coll_gather(sbuf, scount, sdt, host, blk, bt, 0, h->node);
     if (rc == MPI_SUCCESS && h->leaders) {
@@ -391,7 +380,7 @@ int tern_coll_allgather_hier(const void *sbuf, size_t scount, struct tern_dataty
                                   bt, h->leaders);
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
             tern_dt_unpack(rdt, tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)r * rcount)), rcount,
-                           0, all + ag_at(h, displs, r, blk), blk);
+                           0, all + tern_coll_hier_at(h, displs, r, blk), blk);
     }
     if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, (size_t)n * rcount, rdt, 0, h->node);
     tern_coll_tmpfree(mem);
@@ -413,13 +402,14 @@ struct a2a {
     size_t blk, row;
     char *got, *out, *in; /* gathered (then to scatter), to send, received */
     int *rank_at;         /* per host, its ranks in node order, from base[l] */
-    int *nn_of, *base;    /* per host: its ranks, and where they start in rank_at */
+    const int *nn_of;     /* per host, its ranks (h->nn_of) */
+    int *base;            /* per host, where its ranks start in rank_at */
     int *counts, *displs; /* the leaders' alltoallv, the same both ways */
 };
 
 static size_t a2a_bytes(int n, int nl, size_t host_bytes)
 {
-    return sizeof(struct a2a) + ((size_t)n + 4 * (size_t)nl) * sizeof(int) + 3 * host_bytes;
+    return sizeof(struct a2a) + ((size_t)n + 3 * (size_t)nl) * sizeof(int) + 3 * host_bytes;
 }
 
 /* Lays out the plan in mem (a2a_bytes of it) for a leader. */
@@ -429,8 +419,8 @@ static struct a2a *a2a_plan(void *mem, struct tern_coll_hier *h, int n, size_t b
     int nn = h->node->size, nl = h->leaders->size;
     *a = (struct a2a){.h = h, .n = n, .nn = nn, .nl = nl, .blk = blk, .row = (size_t)n * blk};
     a->rank_at = (int *)(void *)(a + 1);
-    a->nn_of = a->rank_at + n;
-    a->base = a->nn_of + nl;
+    a->nn_of = h->nn_of;
+    a->base = a->rank_at + n;
     a->counts = a->base + nl;
     a->displs = a->counts + nl;
     /* The blocks are bytes, moved by memcpy and as MPI_BYTE: after the
@@ -438,8 +428,6 @@ static struct a2a *a2a_plan(void *mem, struct tern_coll_hier *h, int n, size_t b
     a->got = (char *)(a->displs + nl);
     a->out = a->got + (size_t)nn * a->row;
     a->in = a->out + (size_t)nn * a->row;
-    for (int l = 0; l < nl; l++) a->nn_of[l] = 0;
-    for (int r = 0; r < n; r++) a->nn_of[h->leader_of[r]]++;
     for (int l = 0, at = 0, b = 0; l < nl; l++) {
         a->base[l] = b;
         b += a->nn_of[l];
@@ -503,7 +491,7 @@ static int a2a_start(const struct tern_comm *c, struct tern_coll_hier *h, const 
 int tern_coll_alltoall_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                             size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int n = c->size;
     size_t blk;
     int how = a2a_start(c, h, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
@@ -533,15 +521,9 @@ int tern_coll_alltoall_hier(const void *sbuf, size_t scount, struct tern_datatyp
     return rc;
 }
 
-/* ---- As schedules: the same phases, each over its part ----
- *
- * Each phase ends its round here: a builder may leave its last send or
- * receive in an open round, and the next phase must not start (send what
- * was not yet received, receive over what is still being sent) before it
- * completes. */
+/* ---- As schedules: the same phases, each over its part ---- */
 
-/* Switches s to 'part' after ending the round of the phase before. */
-static int next_phase(struct tern_sched *s, int rc, struct tern_comm *part)
+int tern_coll_hier_phase(struct tern_sched *s, int rc, struct tern_comm *part)
 {
     if (rc == MPI_SUCCESS) rc = tern_sched_round(s);
     tern_sched_over(s, part);
@@ -550,7 +532,8 @@ static int next_phase(struct tern_sched *s, int rc, struct tern_comm *part)
 
 int tern_nbc_barrier_hier(struct tern_sched *s)
 {
-    struct tern_coll_hier *h = hier_of(tern_sched_comm(s));
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     struct tern_datatype *bt = tern_coll_byte();
     unsigned char *b = tern_sched_buf(s, 2);
     if (!b) return tern_sched_round(s);
@@ -558,30 +541,30 @@ int tern_nbc_barrier_hier(struct tern_sched *s)
     tern_sched_over(s, h->node);
     int rc = tern_nbc_reduce(s, &b[0], &b[1], 1, bt, tern_op_get(MPI_BAND), 0);
     if (h->leaders) {
-        rc = next_phase(s, rc, h->leaders);
+        rc = tern_coll_hier_phase(s, rc, h->leaders);
         if (rc == MPI_SUCCESS) rc = tern_nbc_barrier(s);
     }
-    rc = next_phase(s, rc, h->node);
+    rc = tern_coll_hier_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, &b[1], 1, bt, 0);
-    return next_phase(s, rc, NULL);
+    return tern_coll_hier_phase(s, rc, c);
 }
 
 int tern_nbc_bcast_hier(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
                         int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int root_inside = h->leader_of[root] == h->leader_of[c->rank] && h->node_rank[root] != 0;
     int rc = MPI_SUCCESS;
     tern_sched_over(s, h->node);
     if (root_inside) rc = tern_nbc_bcast(s, buf, count, dt, h->node_rank[root]);
     if (h->leaders) {
-        rc = next_phase(s, rc, h->leaders);
+        rc = tern_coll_hier_phase(s, rc, h->leaders);
         if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, buf, count, dt, h->leader_of[root]);
     }
-    rc = next_phase(s, rc, h->node);
+    rc = tern_coll_hier_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS && !root_inside) rc = tern_nbc_bcast(s, buf, count, dt, 0);
-    return next_phase(s, rc, NULL);
+    return tern_coll_hier_phase(s, rc, c);
 }
 
 int tern_nbc_reduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
@@ -589,7 +572,7 @@ int tern_nbc_reduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, siz
 {
     if (count == 0) return MPI_SUCCESS;
     struct tern_comm *c = tern_sched_comm(s);
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int is_root = c->rank == root, root_leader = h->leader_of[root], rc;
     if (sbuf == MPI_IN_PLACE) sbuf = rbuf; /* only at the root */
     void *acc = rbuf;
@@ -597,12 +580,12 @@ int tern_nbc_reduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, siz
     tern_sched_over(s, h->node);
     rc = tern_nbc_reduce(s, h->leaders && sbuf == acc ? MPI_IN_PLACE : sbuf, acc, count, dt, op, 0);
     if (h->leaders) {
-        rc = next_phase(s, rc, h->leaders);
+        rc = tern_coll_hier_phase(s, rc, h->leaders);
         if (rc == MPI_SUCCESS)
             rc = tern_nbc_reduce(s, h->leaders->rank == root_leader ? MPI_IN_PLACE : acc, acc,
                                  count, dt, op, root_leader);
     }
-    rc = next_phase(s, rc, h->node);
+    rc = tern_coll_hier_phase(s, rc, h->node);
     /* The root's leader hands the result to a root that does not lead. */
     if (rc == MPI_SUCCESS && h->node_rank[root] != 0 && h->leader_of[c->rank] == root_leader) {
         if (is_root)
@@ -610,25 +593,26 @@ int tern_nbc_reduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, siz
         else if (h->leaders)
             tern_sched_send(s, acc, count, dt, h->node_rank[root]);
     }
-    return next_phase(s, rc, NULL);
+    return tern_coll_hier_phase(s, rc, c);
 }
 
 int tern_nbc_allreduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
                             struct tern_datatype *dt, struct tern_op *op)
 {
     if (count == 0) return MPI_SUCCESS;
-    struct tern_coll_hier *h = hier_of(tern_sched_comm(s));
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     if (sbuf == MPI_IN_PLACE) sbuf = rbuf;
     tern_sched_over(s, h->node);
     int rc = tern_nbc_reduce(s, h->leaders && sbuf == rbuf ? MPI_IN_PLACE : sbuf, rbuf, count, dt,
                              op, 0);
     if (h->leaders) {
-        rc = next_phase(s, rc, h->leaders);
+        rc = tern_coll_hier_phase(s, rc, h->leaders);
         if (rc == MPI_SUCCESS) rc = tern_nbc_allreduce(s, MPI_IN_PLACE, rbuf, count, dt, op);
     }
-    rc = next_phase(s, rc, h->node);
+    rc = tern_coll_hier_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, rbuf, count, dt, 0);
-    return next_phase(s, rc, NULL);
+    return tern_coll_hier_phase(s, rc, c);
 }
 
 int tern_nbc_allgather_hier(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -640,7 +624,7 @@ int tern_nbc_allgather_hier(struct tern_sched *s, const void *sbuf, size_t scoun
     int how = ag_start(c, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
     if (how == AG_NONE) return MPI_SUCCESS;
     if (how == AG_FLAT) return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int n = c->size, nl = h->leaders ? h->leaders->size : 0;
     struct tern_datatype *bt = tern_coll_byte();
     char *host = NULL;
@@ -649,26 +633,26 @@ int tern_nbc_allgather_hier(struct tern_sched *s, const void *sbuf, size_t scoun
         host = tern_sched_buf(s, ag_bytes(h, n, blk));
         counts = tern_sched_buf(s, 2 * (size_t)nl * sizeof *counts);
         if (!host || !counts) return tern_sched_round(s);
-        ag_layout(h, n, blk, counts, counts + nl);
+        tern_coll_hier_layout(h, blk, counts, counts + nl);
     }
     tern_sched_over(s, h->node);
     int rc = tern_nbc_gather(s, sbuf, scount, sdt, host, blk, bt, 0);
     if (h->leaders) {
         char *all = host + (size_t)h->node->size * blk;
         int *displs = counts + nl;
-        rc = next_phase(s, rc, h->leaders);
+        rc = tern_coll_hier_phase(s, rc, h->leaders);
         if (rc == MPI_SUCCESS)
             rc = tern_nbc_allgatherv(s, host, (size_t)counts[h->leaders->rank], bt, all, counts,
                                      displs, bt);
-        rc = next_phase(s, rc, h->node);
+        rc = tern_coll_hier_phase(s, rc, h->node);
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-            rc = tern_sched_copy(s, all + ag_at(h, displs, r, blk), blk, bt,
+            rc = tern_sched_copy(s, all + tern_coll_hier_at(h, displs, r, blk), blk, bt,
                                  tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)r * rcount)), rcount,
                                  rdt);
     }
-    rc = next_phase(s, rc, h->node);
+    rc = tern_coll_hier_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, rbuf, (size_t)n * rcount, rdt, 0);
-    return next_phase(s, rc, NULL);
+    return tern_coll_hier_phase(s, rc, c);
 }
 
 int tern_nbc_alltoall_hier(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -676,7 +660,7 @@ int tern_nbc_alltoall_hier(struct tern_sched *s, const void *sbuf, size_t scount
                            struct tern_datatype *rdt)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    struct tern_coll_hier *h = hier_of(c);
+    struct tern_coll_hier *h = tern_coll_hier_of(c);
     int n = c->size;
     size_t blk;
     int how = a2a_start(c, h, &sbuf, &scount, &sdt, rbuf, rcount, rdt, &blk);
@@ -694,18 +678,18 @@ int tern_nbc_alltoall_hier(struct tern_sched *s, const void *sbuf, size_t scount
     int rc = tern_nbc_gather(s, sbuf, (size_t)n * scount, sdt, a ? a->got : NULL, (size_t)n * blk,
                              bt, 0);
     if (a) {
-        rc = next_phase(s, rc, h->leaders);
+        rc = tern_coll_hier_phase(s, rc, h->leaders);
         if (rc == MPI_SUCCESS) rc = tern_sched_callback(s, a2a_sort_out, a);
         if (rc == MPI_SUCCESS) rc = tern_sched_round(s);
         if (rc == MPI_SUCCESS)
             rc = tern_nbc_alltoallv(s, a->out, a->counts, a->displs, bt, a->in, a->counts,
                                     a->displs, bt);
-        rc = next_phase(s, rc, h->node);
+        rc = tern_coll_hier_phase(s, rc, h->node);
         if (rc == MPI_SUCCESS) rc = tern_sched_callback(s, a2a_sort_in, a);
     }
-    rc = next_phase(s, rc, h->node);
+    rc = tern_coll_hier_phase(s, rc, h->node);
     if (rc == MPI_SUCCESS)
         rc = tern_nbc_scatter(s, a ? a->got : NULL, (size_t)n * blk, bt, rbuf, (size_t)n * rcount,
                               rdt, 0);
-    return next_phase(s, rc, NULL);
+    return tern_coll_hier_phase(s, rc, c);
 }

@@ -19,6 +19,10 @@ tern_coll_reduce_fn tern_coll_reduce_hier;
 tern_coll_all_reduce_fn tern_coll_allreduce_hier;
 tern_coll_all_block_fn tern_coll_allgather_hier;
 tern_coll_all_block_fn tern_coll_alltoall_hier;
+/* Run as schedules (sched_blocking.c): */
+tern_coll_rooted_fn tern_coll_gather_hier, tern_coll_scatter_hier;
+tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_hier;
+tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_hier;
 
 /* The same as schedules (nonblocking and persistent forms): each part's
  * phase added over that part (tern_sched_over), in rounds one after the
@@ -29,6 +33,11 @@ tern_nbc_reduce_fn tern_nbc_reduce_hier;
 tern_nbc_all_reduce_fn tern_nbc_allreduce_hier;
 tern_nbc_all_block_fn tern_nbc_allgather_hier;
 tern_nbc_all_block_fn tern_nbc_alltoall_hier;
+tern_nbc_rooted_fn tern_nbc_gather_hier, tern_nbc_scatter_hier; /* coll_hier_rooted.c */
+/* coll_hier_reduce_scatter.c: where the hosts' ranks interleave, the flat
+ * algorithm ('direct'). */
+tern_nbc_reduce_scatter_fn tern_nbc_reduce_scatter_hier;
+tern_nbc_reduce_scatter_block_fn tern_nbc_reduce_scatter_block_hier;
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_coll_hier_release(struct tern_comm *c);

@@ -1,8 +1,11 @@
 /* Blocking algorithms that build the schedule of the nonblocking form and
  * run it to completion: the intercommunicator ones (nbc_inter.c), the
  * linear rooted ones (nbc_rooted.c), allgather's linear and alltoall's
- * exchange (nbc_all.c).  The schedule takes the communicator's
+ * exchange (nbc_all.c), and gather, scatter and reduce_scatter(_block) by
+ * host (coll_hier_rooted.c, coll_hier_reduce_scatter.c), whose messages
+ * across hosts take far longer than a schedule's steps.  The schedule takes the communicator's
  * next collective tag, as MPI_I<coll> would. */
+#include "coll/coll_hier.h"
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "coll/nbc_inter.h"
@@ -173,4 +176,30 @@ int tern_coll_reduce_scatter_block_inter_leader(const void *sbuf, void *rbuf, si
 {
     RUN(c, "MPI_Reduce_scatter_block",
         tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, NULL, rcount, dt, op));
+}
+
+int tern_coll_gather_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                          size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+{
+    RUN(c, "MPI_Gather", tern_nbc_gather_hier(s, sbuf, scount, sdt, rbuf, rcount, rdt, root));
+}
+
+int tern_coll_scatter_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                           size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+{
+    RUN(c, "MPI_Scatter", tern_nbc_scatter_hier(s, sbuf, scount, sdt, rbuf, rcount, rdt, root));
+}
+
+int tern_coll_reduce_scatter_hier(const void *sbuf, void *rbuf, const int *rcounts,
+                                  struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
+{
+    RUN(c, "MPI_Reduce_scatter", tern_nbc_reduce_scatter_hier(s, sbuf, rbuf, rcounts, dt, op));
+}
+
+int tern_coll_reduce_scatter_block_hier(const void *sbuf, void *rbuf, size_t rcount,
+                                        struct tern_datatype *dt, struct tern_op *op,
+                                        struct tern_comm *c)
+{
+    RUN(c, "MPI_Reduce_scatter_block",
+        tern_nbc_reduce_scatter_block_hier(s, sbuf, rbuf, rcount, dt, op));
 }

@@ -106,6 +106,7 @@ static const struct algo bcast_algos[] = {
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
 };
 static const struct algo gather_algos[] = {
+    ALGO("hier", rooted, tern_coll_gather_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", rooted, tern_coll_gather_linear, .kinds = INTRA, .min_ranks = 3, .local = 1),
     ALGO("binomial", rooted, tern_coll_gather_binomial, .kinds = INTRA),
@@ -117,6 +118,7 @@ static const struct algo gatherv_algos[] = {
     ALGO("inter_direct", gatherv, tern_coll_gatherv_inter_direct, .kinds = INTER),
 };
 static const struct algo scatter_algos[] = {
+    ALGO("hier", rooted, tern_coll_scatter_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", rooted, tern_coll_scatter_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 4 * KIB),
@@ -187,6 +189,8 @@ static const struct algo allreduce_algos[] = {
     ALGO("inter_leader", all_reduce, tern_coll_allreduce_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_algos[] = {
+    ALGO("hier", reduce_scatter, tern_coll_reduce_scatter_hier, .kinds = INTRA, .commutative = 1,
+         .hier = 1),
     ALGO("shm", reduce_scatter, tern_coll_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("shm_partition", reduce_scatter, tern_coll_reduce_scatter_shm_partition, .kinds = INTRA,
          .shm = CHUNKS, .over = 4 * KIB),
@@ -197,6 +201,8 @@ static const struct algo reduce_scatter_algos[] = {
     ALGO("inter_leader", reduce_scatter, tern_coll_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_block_algos[] = {
+    ALGO("hier", reduce_scatter_block, tern_coll_reduce_scatter_block_hier, .kinds = INTRA,
+         .commutative = 1, .hier = 1),
     ALGO("shm", reduce_scatter_block, tern_coll_reduce_scatter_block_shm, .kinds = INTRA,
          .shm = SLOTS),
     ALGO("shm_partition", reduce_scatter_block, tern_coll_reduce_scatter_block_shm_partition,
@@ -232,6 +238,7 @@ static const struct algo ibcast_algos[] = {
     ALGO("inter_leader", nbc_bcast, tern_nbc_inter_bcast, .kinds = INTER),
 };
 static const struct algo igather_algos[] = {
+    ALGO("hier", nbc_rooted, tern_nbc_gather_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", nbc_rooted, tern_nbc_gather_linear, .kinds = INTRA, .local = 1, .min_ranks = 3),
     ALGO("binomial", nbc_rooted, tern_nbc_gather_binomial, .kinds = INTRA),
@@ -243,6 +250,7 @@ static const struct algo igatherv_algos[] = {
     ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
 };
 static const struct algo iscatter_algos[] = {
+    ALGO("hier", nbc_rooted, tern_nbc_scatter_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("linear", nbc_rooted, tern_nbc_scatter_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 4 * KIB),
@@ -300,11 +308,15 @@ static const struct algo iallreduce_algos[] = {
     ALGO("inter_leader", nbc_all_reduce, tern_nbc_inter_allreduce, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_algos[] = {
+    ALGO("hier", nbc_reduce_scatter, tern_nbc_reduce_scatter_hier, .kinds = INTRA, .commutative = 1,
+         .hier = 1),
     ALGO("shm", nbc_reduce_scatter, tern_nbc_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("direct", nbc_reduce_scatter, tern_nbc_reduce_scatter_direct, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce_scatter, tern_nbc_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_block_algos[] = {
+    ALGO("hier", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_hier, .kinds = INTRA,
+         .commutative = 1, .hier = 1),
     ALGO("shm", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_shm, .kinds = INTRA,
          .shm = SLOTS),
     ALGO("direct", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_direct, .kinds = INTRA),
@@ -805,15 +817,15 @@ ENTRY(tern_nbc_reduce_scatter,
       (struct tern_sched * s, const void *sbuf, void *rbuf, const int *rcounts,
        struct tern_datatype *dt, struct tern_op *op),
       tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER,
-      (sum_counts(rcounts, tern_sched_comm(s)->size) * dt->size), 0, nbc_reduce_scatter,
-      (s, sbuf, rbuf, rcounts, dt, op))
+      (sum_counts(rcounts, tern_sched_comm(s)->size) * dt->size), op && op->commutative,
+      nbc_reduce_scatter, (s, sbuf, rbuf, rcounts, dt, op))
 
 ENTRY(tern_nbc_reduce_scatter_block,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t rcount, struct tern_datatype *dt,
        struct tern_op *op),
       tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER_BLOCK,
-      (rcount * dt->size * (size_t)tern_sched_comm(s)->size), 0, nbc_reduce_scatter_block,
-      (s, sbuf, rbuf, rcount, dt, op))
+      (rcount * dt->size * (size_t)tern_sched_comm(s)->size), op && op->commutative,
+      nbc_reduce_scatter_block, (s, sbuf, rbuf, rcount, dt, op))
 
 ENTRY(tern_nbc_scan,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,

@@ -3,10 +3,7 @@
 #include "coll_util.h"
 
 static int rank, size;
-/* MPI_COMM_WORLD, or with argument "shuffled" its ranks ordered by rank
- * modulo 3: on hosts of 3 consecutive ranks, each host's ranks are then
- * spread over the communicator and no host's come first. */
-static MPI_Comm comm;
+static MPI_Comm comm; /* tt_comm_from_args */
 
 /* MPI_Allgather, or MPI_Alltoall (to_all), of count ints; nb: the
  * nonblocking form and a wait. */
@@ -228,13 +225,7 @@ static void alltoallw(int elems)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    comm = MPI_COMM_WORLD;
-    if (argc > 1 && !strcmp(argv[1], "shuffled")) {
-        int wr, ws;
-        MPI_Comm_rank(MPI_COMM_WORLD, &wr);
-        MPI_Comm_size(MPI_COMM_WORLD, &ws);
-        CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, (2 - wr % 3) * ws + wr, &comm));
-    }
+    comm = tt_comm_from_args(argc, argv);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     for (int k = 0; k < TT_NCOUNTS; k++) {

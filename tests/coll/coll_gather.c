@@ -1,9 +1,11 @@
 /* MPI_Gather, MPI_Gatherv, MPI_Scatter, MPI_Scatterv: every root, counts
  * 0..100000, MPI_IN_PLACE at the root, a vector receive (send) type at the
- * root against plain ints elsewhere. */
+ * root against plain ints elsewhere; on MPI_COMM_WORLD or shuffled
+ * (tt_comm_from_args). */
 #include "coll_util.h"
 
 static int rank, size;
+static MPI_Comm comm; /* tt_comm_from_args */
 
 static void gather(int count, int in_place)
 {
@@ -16,7 +18,7 @@ static void gather(int count, int in_place)
         if (in_place && rank == root)
             for (int i = 0; i < count; i++) rbuf[(size_t)root * count + i] = tt_val(rank, i, root);
         const void *sb = in_place && rank == root ? MPI_IN_PLACE : sbuf;
-        CHECK_MPI(MPI_Gather(sb, count, MPI_INT, rbuf, count, MPI_INT, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Gather(sb, count, MPI_INT, rbuf, count, MPI_INT, root, comm));
         if (rank == root)
             for (int r = 0; r < size; r++)
                 for (int i = 0; i < count; i++)
@@ -38,8 +40,7 @@ static void gather_vector(int count)
     for (int root = 0; root < size; root++) {
         for (int i = 0; i < count * TT_VEC_INTS; i++) sbuf[i] = tt_val(rank, i, 5);
         for (size_t j = 0; j < per * (size_t)size; j++) rbuf[j] = -7;
-        CHECK_MPI(
-            MPI_Gather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Gather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, root, comm));
         if (rank != root) continue;
         for (int r = 0; r < size; r++)
             for (int e = 0; e < count; e++)
@@ -68,7 +69,7 @@ static void scatter(int count, int in_place)
                                    : -1;
         for (int i = 0; i < count; i++) rbuf[i] = -1;
         void *rb = in_place && rank == root ? MPI_IN_PLACE : rbuf;
-        CHECK_MPI(MPI_Scatter(sbuf, count, MPI_INT, rb, count, MPI_INT, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Scatter(sbuf, count, MPI_INT, rb, count, MPI_INT, root, comm));
         const int *mine = in_place && rank == root ? sbuf + (size_t)root * count : rbuf;
         for (int i = 0; i < count; i++)
             CHECK(mine[i] == tt_val(rank, i, root), "scatter count %d root %d in_place %d: [%d]=%d",
@@ -86,8 +87,7 @@ static void scatter_vector(int count)
     int *rbuf = tt_alloc((size_t)count * TT_VEC_INTS * sizeof(int));
     for (int root = 0; root < size; root++) {
         for (size_t j = 0; j < per * (size_t)size; j++) sbuf[j] = (int)j;
-        CHECK_MPI(MPI_Scatter(sbuf, count, vec, rbuf, count * TT_VEC_INTS, MPI_INT, root,
-                              MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Scatter(sbuf, count, vec, rbuf, count * TT_VEC_INTS, MPI_INT, root, comm));
         for (int e = 0; e < count; e++)
             for (int k = 0; k < TT_VEC_INTS; k++) {
                 int want = (int)((size_t)rank * per + (size_t)e * TT_VEC_EXTENT + tt_vec_pos(k));
@@ -122,8 +122,7 @@ static void gatherv_scatterv(int base, int in_place)
         if (in_place && rank == root)
             for (int i = 0; i < counts[root]; i++) big[displs[root] + i] = tt_val(root, i, 11);
         const void *sb = in_place && rank == root ? MPI_IN_PLACE : mine;
-        CHECK_MPI(MPI_Gatherv(sb, counts[rank], MPI_INT, big, counts, displs, MPI_INT, root,
-                              MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Gatherv(sb, counts[rank], MPI_INT, big, counts, displs, MPI_INT, root, comm));
         if (rank == root) {
             for (int r = 0; r < size; r++) {
                 for (int i = 0; i < counts[r]; i++)
@@ -139,8 +138,8 @@ static void gatherv_scatterv(int base, int in_place)
                 for (int i = 0; i < counts[r]; i++) big[displs[r] + i] = tt_val(r, i, 12);
         for (int i = 0; i < counts[rank]; i++) mine[i] = -1;
         void *rb = in_place && rank == root ? MPI_IN_PLACE : mine;
-        CHECK_MPI(MPI_Scatterv(big, counts, displs, MPI_INT, rb, counts[rank], MPI_INT, root,
-                               MPI_COMM_WORLD));
+        CHECK_MPI(
+            MPI_Scatterv(big, counts, displs, MPI_INT, rb, counts[rank], MPI_INT, root, comm));
         const int *got = in_place && rank == root ? big + displs[root] : mine;
         for (int i = 0; i < counts[rank]; i++)
             CHECK(got[i] == tt_val(rank, i, 12), "scatterv root %d [%d]=%d", root, i, got[i]);
@@ -154,8 +153,9 @@ static void gatherv_scatterv(int base, int in_place)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    comm = tt_comm_from_args(argc, argv);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
     for (int k = 0; k < TT_NCOUNTS; k++) {
         gather(tt_counts[k], 0);
         scatter(tt_counts[k], 0);

@@ -1,10 +1,12 @@
 /* Reductions: MPI_Reduce (every root), MPI_Allreduce,
  * MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan, MPI_Exscan with
  * MPI_SUM, a user non-commutative operation (2x2 matrix product, which
- * must come out in rank order), MPI_IN_PLACE, a vector datatype. */
+ * must come out in rank order), MPI_IN_PLACE, a vector datatype; on
+ * MPI_COMM_WORLD or shuffled (tt_comm_from_args). */
 #include "coll_util.h"
 
 static int rank, size;
+static MPI_Comm comm; /* tt_comm_from_args */
 static MPI_Op matop;
 static MPI_Datatype mattype;
 
@@ -34,7 +36,7 @@ static void reduce_sum(int count, int in_place)
         fill_ints(s, count);
         if (in_place && rank == root) fill_ints(r, count);
         const void *sb = in_place && rank == root ? MPI_IN_PLACE : s;
-        CHECK_MPI(MPI_Reduce(sb, r, count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Reduce(sb, r, count, MPI_INT, MPI_SUM, root, comm));
         if (rank == root)
             for (int i = 0; i < count; i++)
                 CHECK(r[i] == sum_upto(size - 1, i),
@@ -53,7 +55,7 @@ static void reduce_mat(int count, int in_place)
         fill_mats(s, count);
         if (in_place && rank == root) fill_mats(r, count);
         const void *sb = in_place && rank == root ? MPI_IN_PLACE : s;
-        CHECK_MPI(MPI_Reduce(sb, r, count, mattype, matop, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Reduce(sb, r, count, mattype, matop, root, comm));
         if (rank == root)
             for (int i = 0; i < count; i++)
                 CHECK(tt_mat_eq(r[i], tt_mat_range(0, size - 1, i)),
@@ -72,7 +74,7 @@ static void reduce_vector(int count)
     for (size_t j = 0; j < n; j++) s[j] = sval(rank, (long)j);
     for (int root = 0; root<size; root += size> 2 ? size - 1 : 1) {
         for (size_t j = 0; j < n; j++) r[j] = -7;
-        CHECK_MPI(MPI_Reduce(s, r, count, vec, MPI_SUM, root, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Reduce(s, r, count, vec, MPI_SUM, root, comm));
         if (rank == root)
             for (size_t j = 0; j < n; j++) {
                 long want =
@@ -80,7 +82,7 @@ static void reduce_vector(int count)
                 CHECK(r[j] == want, "reduce vector root %d [%zu]=%d want %ld", root, j, r[j], want);
             }
         for (size_t j = 0; j < n; j++) r[j] = -7;
-        CHECK_MPI(MPI_Allreduce(s, r, count, vec, MPI_SUM, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Allreduce(s, r, count, vec, MPI_SUM, comm));
         for (size_t j = 0; j < n; j++) {
             long want = tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : sum_upto(size - 1, (long)j);
             CHECK(r[j] == want, "allreduce vector [%zu]=%d want %ld", j, r[j], want);
@@ -96,8 +98,7 @@ static void allreduce(int count, int in_place)
     int *s = tt_alloc((size_t)count * sizeof(int)), *r = tt_alloc((size_t)count * sizeof(int));
     fill_ints(s, count);
     if (in_place) fill_ints(r, count);
-    CHECK_MPI(
-        MPI_Allreduce(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, comm));
     for (int i = 0; i < count; i++)
         CHECK(r[i] == sum_upto(size - 1, i), "allreduce sum count %d in_place %d: [%d]=%d", count,
               in_place, i, r[i]);
@@ -108,8 +109,7 @@ static void allreduce(int count, int in_place)
            *mr = tt_alloc((size_t)count * sizeof(tt_mat));
     fill_mats(ms, count);
     if (in_place) fill_mats(mr, count);
-    CHECK_MPI(
-        MPI_Allreduce(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, comm));
     for (int i = 0; i < count; i++)
         CHECK(tt_mat_eq(mr[i], tt_mat_range(0, size - 1, i)),
               "allreduce matrix count %d in_place %d: element %d out of rank order", count,
@@ -118,7 +118,7 @@ static void allreduce(int count, int in_place)
     free(mr);
 
     double d = rank * 1.25 - 3, dmax;
-    CHECK_MPI(MPI_Allreduce(&d, &dmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&d, &dmax, 1, MPI_DOUBLE, MPI_MAX, comm));
     CHECK(dmax == (size - 1) * 1.25 - 3, "allreduce max %g", dmax);
 }
 
@@ -128,8 +128,8 @@ static void reduce_scatter_block(int count, int in_place)
     int *s = tt_alloc(total * sizeof(int)), *r = tt_alloc(total * sizeof(int));
     for (size_t j = 0; j < total; j++) s[j] = sval(rank, (long)j);
     if (in_place) memcpy(r, s, total * sizeof(int));
-    CHECK_MPI(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM,
-                                       MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, comm));
     for (int i = 0; i < count; i++) {
         long j = (long)rank * count + i;
         CHECK(r[i] == sum_upto(size - 1, j), "reduce_scatter_block count %d in_place %d: [%d]=%d",
@@ -141,8 +141,8 @@ static void reduce_scatter_block(int count, int in_place)
     tt_mat *ms = tt_alloc(total * sizeof(tt_mat)), *mr = tt_alloc(total * sizeof(tt_mat));
     fill_mats(ms, (int)total);
     if (in_place) memcpy(mr, ms, total * sizeof(tt_mat));
-    CHECK_MPI(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop,
-                                       MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, comm));
     for (int i = 0; i < count; i++)
         CHECK(tt_mat_eq(mr[i], tt_mat_range(0, size - 1, (long)rank * count + i)),
               "reduce_scatter_block matrix count %d: element %d out of rank order", count, i);
@@ -163,8 +163,7 @@ static void reduce_scatter(int base, int in_place)
     int *s = tt_alloc(total * sizeof(int)), *r = tt_alloc(total * sizeof(int));
     for (size_t j = 0; j < total; j++) s[j] = sval(rank, (long)j);
     if (in_place) memcpy(r, s, total * sizeof(int));
-    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : s, r, counts, MPI_INT, MPI_SUM,
-                                 MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : s, r, counts, MPI_INT, MPI_SUM, comm));
     for (int i = 0; i < counts[rank]; i++)
         CHECK(r[i] == sum_upto(size - 1, (long)(first + i)),
               "reduce_scatter base %d in_place %d: [%d]=%d", base, in_place, i, r[i]);
@@ -172,8 +171,7 @@ static void reduce_scatter(int base, int in_place)
     tt_mat *ms = tt_alloc(total * sizeof(tt_mat)), *mr = tt_alloc(total * sizeof(tt_mat));
     fill_mats(ms, (int)total);
     if (in_place) memcpy(mr, ms, total * sizeof(tt_mat));
-    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : ms, mr, counts, mattype, matop,
-                                 MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : ms, mr, counts, mattype, matop, comm));
     for (int i = 0; i < counts[rank]; i++)
         CHECK(tt_mat_eq(mr[i], tt_mat_range(0, size - 1, (long)(first + i))),
               "reduce_scatter matrix base %d: element %d out of rank order", base, i);
@@ -189,7 +187,7 @@ static void scans(int count, int in_place)
     int *s = tt_alloc((size_t)count * sizeof(int)), *r = tt_alloc((size_t)count * sizeof(int));
     fill_ints(s, count);
     if (in_place) fill_ints(r, count);
-    CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, comm));
     for (int i = 0; i < count; i++)
         CHECK(r[i] == sum_upto(rank, i), "scan count %d in_place %d: [%d]=%d", count, in_place, i,
               r[i]);
@@ -198,7 +196,7 @@ static void scans(int count, int in_place)
         fill_ints(r, count);
     else
         for (int i = 0; i < count; i++) r[i] = -5;
-    CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, comm));
     if (rank > 0)
         for (int i = 0; i < count; i++)
             CHECK(r[i] == sum_upto(rank - 1, i), "exscan count %d in_place %d: [%d]=%d", count,
@@ -210,12 +208,12 @@ static void scans(int count, int in_place)
            *mr = tt_alloc((size_t)count * sizeof(tt_mat));
     fill_mats(ms, count);
     if (in_place) fill_mats(mr, count);
-    CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, comm));
     for (int i = 0; i < count; i++)
         CHECK(tt_mat_eq(mr[i], tt_mat_range(0, rank, i)),
               "scan matrix count %d: element %d out of order", count, i);
     if (in_place) fill_mats(mr, count);
-    CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, comm));
     if (rank > 0)
         for (int i = 0; i < count; i++)
             CHECK(tt_mat_eq(mr[i], tt_mat_range(0, rank - 1, i)),
@@ -227,8 +225,9 @@ static void scans(int count, int in_place)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    comm = tt_comm_from_args(argc, argv);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
     CHECK_MPI(MPI_Op_create(tt_mat_op, 0, &matop));
     mattype = tt_mat_type();
 

@@ -31,6 +31,21 @@ static inline void *tt_alloc(size_t bytes)
 
 /* Vector of 3 blocks of 2 ints with stride 4: one element covers ints
  * 0,1,4,5,8,9 of a 10-int extent; 2,3,6,7 are holes. */
+/* MPI_COMM_WORLD, or with the argument "shuffled" its ranks ordered by rank
+ * modulo 3: on hosts of 3 consecutive ranks, each host's ranks are then
+ * spread over the communicator and no host's come first. */
+static inline MPI_Comm tt_comm_from_args(int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    if (argc > 1 && !strcmp(argv[1], "shuffled")) {
+        int wr, ws;
+        MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+        MPI_Comm_size(MPI_COMM_WORLD, &ws);
+        CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, (2 - wr % 3) * ws + wr, &comm));
+    }
+    return comm;
+}
+
 #define TT_VEC_INTS 6
 #define TT_VEC_EXTENT 10
 static inline MPI_Datatype tt_vector_type(void)
