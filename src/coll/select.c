@@ -303,6 +303,10 @@ static const struct algo iallreduce_algos[] = {
     ALGO("hier", nbc_all_reduce, tern_nbc_allreduce_hier, .kinds = INTRA, .commutative = 1,
          .hier = 1),
     ALGO("shm", nbc_all_reduce, tern_nbc_allreduce_shm, .kinds = INTRA, .shm = SLOTS),
+    /* Above 8 KiB: at 8 KiB, 1.45x recursive doubling's time at 2 ranks and
+     * 1.09x at 4 (docs/comparison/runs/2026-11-29-nbc-partition). */
+    ALGO("shm_partition", nbc_all_reduce, tern_nbc_allreduce_shm_partition, .kinds = INTRA,
+         .commutative = 1, .shm = CHUNKS, .over = 8 * KIB),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_allreduce_recursive_doubling,
          .kinds = INTRA),
     ALGO("inter_leader", nbc_all_reduce, tern_nbc_inter_allreduce, .kinds = INTER),

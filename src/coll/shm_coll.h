@@ -160,6 +160,11 @@ void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *sr
 void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, void *rbuf,
                     size_t count, struct tern_datatype *dt, struct tern_op *op);
 
+/* The partitioned allreduce's slices (shm_coll_partition.c, and its
+ * nonblocking form in shm_nbc.c): elements [*first, *first + *len) of a
+ * chunk of m are rank i's of n. */
+void tern_shmc_slice_of(size_t m, int n, int i, size_t *first, size_t *len);
+
 /* ---- Over the machine's levels (shm_coll_levels.c) ---- */
 
 /* Groups the ranks of c's new area a (blocking lane) by the level

@@ -32,8 +32,7 @@
 #include "coll/op.h"
 #include "coll/shm_coll.h"
 
-/* Elements [*first, *first + *len) of a chunk of m: rank i's slice. */
-static void slice_of(size_t m, int n, int i, size_t *first, size_t *len)
+void tern_shmc_slice_of(size_t m, int n, int i, size_t *first, size_t *len)
 {
     *first = m * (size_t)i / (size_t)n;
     *len = m * (size_t)(i + 1) / (size_t)n - *first;
@@ -65,7 +64,7 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
 
         uint64_t s1 = tern_shmc_next(a); /* every flag is at s: the other parity is free */
         size_t first, len;
-        slice_of(m, n, r, &first, &len);
+        tern_shmc_slice_of(m, n, r, &first, &len);
         if (len) {
             char *out = tern_shmc_slot(a, r, s1) + first * esize;
             tern_shmc_fold(a, s, 0, n - 1, first * esize, out - dt->true_lb, len, dt, op);
@@ -73,7 +72,7 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
         tern_shmc_post(a, r, s1);
         for (int k = 0; k < n; k++) {
             int i = (r + k) % n;
-            slice_of(m, n, i, &first, &len);
+            tern_shmc_slice_of(m, n, i, &first, &len);
             tern_shmc_wait(a, i, s1);
             if (len)
                 memcpy(dst + at + first * esize, tern_shmc_slot(a, i, s1) + first * esize,

@@ -68,6 +68,11 @@ struct tern_shmc_op {
     struct tern_op *op;
     size_t total, first, fold_count;
     int last;
+    /* The partitioned allreduce: the numbers it takes (two per chunk; 1
+     * for every other call), its chunk and the phase of that chunk. */
+    uint64_t nseq;
+    size_t chunk;
+    int phase;
 };
 
 /* ---- Flags, without waiting ---- */
@@ -317,6 +322,54 @@ static int reduce_step(struct tern_shmc_op *o)
     return 1;
 }
 
+/* The partitioned allreduce of shm_coll_partition.c, one chunk of a slot
+ * at a time, each in three phases that never wait: (0) once the slots of
+ * the chunk's first number are free, copy the chunk in and post; (1) once
+ * every rank has, combine this rank's slice of the chunk from all the
+ * slots into its slot of the second number, and post; (2) copy each rank's
+ * slice out as its flag shows it there. */
+static int partition_step(struct tern_shmc_op *o)
+{
+    struct tern_shmc *a = o->a;
+    struct tern_datatype *dt = o->rdt;
+    size_t esize = dt->size, per = a->slot_bytes / esize, first, len;
+    const char *src = (const char *)(o->sbuf == MPI_IN_PLACE ? o->rbuf : o->sbuf) + dt->true_lb;
+    char *dst = (char *)o->rbuf + dt->true_lb;
+    int n = a->size;
+    for (; o->chunk * per < o->total; o->chunk++, o->phase = 0) {
+        size_t done = o->chunk * per, m = o->total - done < per ? o->total - done : per;
+        uint64_t s0 = o->s + 2 * o->chunk, s1 = s0 + 1;
+        if (o->phase == 0) {
+            if (!all_at(o, s0 - 1)) return 0;
+            memcpy(tern_shmc_slot(a, o->r, s0), src + done * esize, m * esize);
+            tern_shmc_post(a, o->r, s0);
+            o->phase = 1;
+        }
+        if (o->phase == 1) {
+            if (!all_at(o, s0)) return 0;
+            tern_shmc_slice_of(m, n, o->r, &first, &len);
+            if (len)
+                tern_shmc_fold(a, s0, 0, n - 1, first * esize,
+                               tern_shmc_slot(a, o->r, s1) + first * esize - dt->true_lb, len, dt,
+                               o->op);
+            tern_shmc_post(a, o->r, s1);
+            o->phase = 2;
+            o->at = 0;
+        }
+        for (; o->at < n; o->at++) {
+            int i = (o->r + o->at) % n;
+            if (!flag_at(a, i, s1)) return 0;
+            tern_shmc_slice_of(m, n, i, &first, &len);
+            if (len)
+                memcpy(dst + (done + first) * esize, tern_shmc_slot(a, i, s1) + first * esize,
+                       len * esize);
+        }
+        o->at = 0;
+        if (s1 > a->all_past) a->all_past = s1;
+    }
+    return 1;
+}
+
 /* ---- The area's queue ---- */
 
 /* Advances the queue from its head as far as it goes. */
@@ -334,8 +387,10 @@ static void op_start(void *arg)
 {
     struct tern_shmc_op *o = arg;
     struct tern_shmc *a = o->a;
-    o->s = ++a->seq;
-    o->posted = o->done = o->at = 0;
+    o->s = a->seq + 1;
+    a->seq += o->nseq;
+    o->posted = o->done = o->at = o->phase = 0;
+    o->chunk = 0;
     o->next = NULL;
     if (a->tail)
         a->tail->next = o;
@@ -387,6 +442,7 @@ static struct tern_shmc_op *op_new(struct tern_sched *s, struct tern_shmc *a,
     o->r = tern_sched_comm(s)->rank;
     o->root = -1;
     o->fits = a->carry_bytes;
+    o->nseq = 1;
     return o;
 }
 
@@ -704,6 +760,31 @@ int tern_nbc_allreduce_shm(struct tern_sched *s, const void *sbuf, void *rbuf, s
     struct tern_shmc *a = reduce_area(s, count * dt->size, dt);
     if (!a) return tern_nbc_allreduce_recursive_doubling(s, sbuf, rbuf, count, dt, op);
     return reduction(s, a, sbuf, rbuf, count, 0, count, a->size - 1, dt, op);
+}
+
+/* Partitioned: commutative predefined operations on contiguous types, as
+ * the blocking one; others take recursive doubling. */
+int tern_nbc_allreduce_shm_partition(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                     size_t count, struct tern_datatype *dt, struct tern_op *op)
+{
+    size_t bytes = count * dt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    int builtin = op->predefined != MPI_OP_NULL && op->commutative;
+    struct tern_shmc *a = dt->contig && builtin ? area_for(s, 0) : NULL;
+    if (!a || a->slot_bytes < dt->size)
+        return tern_nbc_allreduce_recursive_doubling(s, sbuf, rbuf, count, dt, op);
+    struct tern_comm *c = tern_sched_comm(s);
+    tern_shmc_reserve_for(a, c->rank, bytes < a->slot_bytes ? bytes : a->slot_bytes, 0);
+    struct tern_shmc_op *o = op_new(s, a, partition_step, 0);
+    if (o) {
+        o->sbuf = sbuf;
+        o->rbuf = rbuf;
+        o->sdt = o->rdt = dt;
+        o->op = op;
+        o->total = count;
+        o->nseq = 2 * ((count + a->slot_bytes / dt->size - 1) / (a->slot_bytes / dt->size));
+    }
+    return add(s, o);
 }
 
 int tern_nbc_reduce_scatter_shm(struct tern_sched *s, const void *sbuf, void *rbuf,

@@ -6,7 +6,8 @@
  * rounding depends on the grouping must come out bitwise the same on every
  * rank; no point-to-point message for those.  Then the calls it hands to
  * recursive doubling: a commutative user operation, a non-commutative one
- * (selection refuses it), a type with holes. */
+ * (selection refuses it), a type with holes.  With the argument "nb", the
+ * same through MPI_Iallreduce and a wait (TERN_IALLREDUCE_ALGORITHM). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,19 @@
 
 static int small(int rank, long i) { return tt_val(rank, i, 3) & 0xffff; }
 
+static int nonblocking;
+
+static void allreduce(const void *in, void *out, int len, MPI_Datatype dt, MPI_Op op, MPI_Comm c)
+{
+    if (!nonblocking) {
+        CHECK_MPI(MPI_Allreduce(in, out, len, dt, op, c));
+        return;
+    }
+    MPI_Request req;
+    CHECK_MPI(MPI_Iallreduce(in, out, len, dt, op, c, &req));
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+}
+
 static void check_int_ops(MPI_Comm c, int r, int n, long len, int inplace)
 {
     int *in = tt_alloc(sizeof(int) * (size_t)len), *out = tt_alloc(sizeof(int) * (size_t)len);
@@ -28,7 +42,7 @@ static void check_int_ops(MPI_Comm c, int r, int n, long len, int inplace)
             in[i] = small(r, i + o);
             out[i] = inplace ? in[i] : -1;
         }
-        CHECK_MPI(MPI_Allreduce(inplace ? MPI_IN_PLACE : in, out, (int)len, MPI_INT, ops[o], c));
+        allreduce(inplace ? MPI_IN_PLACE : in, out, (int)len, MPI_INT, ops[o], c);
         for (long i = 0; i < len; i++) {
             int want = small(0, i + o);
             for (int q = 1; q < n; q++) {
@@ -55,7 +69,7 @@ static void check_doubles(MPI_Comm c, int r, int n, long len, int inplace)
         in[i] = (double)small(r, i) - 30000.0;
         out[i] = inplace ? in[i] : -1;
     }
-    CHECK_MPI(MPI_Allreduce(inplace ? MPI_IN_PLACE : in, out, (int)len, MPI_DOUBLE, MPI_SUM, c));
+    allreduce(inplace ? MPI_IN_PLACE : in, out, (int)len, MPI_DOUBLE, MPI_SUM, c);
     for (long i = 0; i < len; i++) {
         double want = 0;
         for (int q = 0; q < n; q++) want += (double)small(q, i) - 30000.0;
@@ -65,7 +79,7 @@ static void check_doubles(MPI_Comm c, int r, int n, long len, int inplace)
     /* Thirds: rounding depends on the grouping, yet every rank must hold
      * the same bits. */
     for (long i = 0; i < len; i++) in[i] = (small(r, i) + 1) / 3.0;
-    CHECK_MPI(MPI_Allreduce(in, out, (int)len, MPI_DOUBLE, MPI_SUM, c));
+    allreduce(in, out, (int)len, MPI_DOUBLE, MPI_SUM, c);
     uint64_t h = 1469598103934665603ull;
     for (long i = 0; i < len; i++) {
         uint64_t b;
@@ -98,7 +112,7 @@ static void check_fallbacks(MPI_Comm c, int r, int n, long len)
     MPI_Op usum;
     CHECK_MPI(MPI_Op_create(user_sum, 1, &usum));
     for (long i = 0; i < len; i++) in[i] = small(r, i);
-    CHECK_MPI(MPI_Allreduce(in, out, (int)len, MPI_INT, usum, c));
+    allreduce(in, out, (int)len, MPI_INT, usum, c);
     for (long i = 0; i < len; i++) {
         int want = 0;
         for (int q = 0; q < n; q++) want += small(q, i);
@@ -112,7 +126,7 @@ static void check_fallbacks(MPI_Comm c, int r, int n, long len)
     MPI_Op matop;
     CHECK_MPI(MPI_Op_create(tt_mat_op, 0, &matop));
     for (int i = 0; i < M; i++) min[i] = tt_mat_of(r, i);
-    CHECK_MPI(MPI_Allreduce(min, mout, M, mt, matop, c));
+    allreduce(min, mout, M, mt, matop, c);
     for (int i = 0; i < M; i++)
         CHECK(tt_mat_eq(mout[i], tt_mat_range(0, n - 1, i)), "matrix product [%d]", i);
     MPI_Op_free(&matop);
@@ -122,7 +136,7 @@ static void check_fallbacks(MPI_Comm c, int r, int n, long len)
         double v;
         int i;
     } x = {(double)((r * 7 + 2) % (n + 2)), r}, s;
-    CHECK_MPI(MPI_Allreduce(&x, &s, 1, MPI_DOUBLE_INT, MPI_MAXLOC, c));
+    allreduce(&x, &s, 1, MPI_DOUBLE_INT, MPI_MAXLOC, c);
     double best = -1;
     int at = -1;
     for (int q = 0; q < n; q++)
@@ -170,6 +184,7 @@ int main(int argc, char **argv)
     int provided;
     CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     MPI_Init(&argc, &argv);
+    nonblocking = argc > 1 && !strcmp(argv[1], "nb");
     pv_setup();
     /* The chunk: TERN_SHMCOLL_SLOT (K for KiB), or the default one at a
      * few ranks. */
