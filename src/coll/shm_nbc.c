@@ -2,7 +2,8 @@
  * (its rules: shm_coll.h), for the calls the blocking ones carry in one
  * slot: barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v,w),
  * and the reductions reduce, allreduce, reduce_scatter(_block), scan and
- * exscan.
+ * exscan; and the partitioned allreduce, in chunks of a slot
+ * (partition_step).
  *
  * Each call is one schedule step (coll/sched.h tern_sched_machine) that
  * takes the next number of the area's nonblocking lane when the schedule
