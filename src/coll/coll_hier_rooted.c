@@ -30,12 +30,17 @@ struct rooted {
     size_t blk;   /* bytes of one block */
     char *blocks; /* this host's blocks at 'at' (within 'all' at the root), else NULL */
     char *all;    /* the root's: every host's blocks */
+    int in_user;  /* 'all' is the root's own buffer, whose layout is the same */
     int *counts, *displs; /* the root's: bytes and offset of each host's in 'all' */
 };
 
 /* The plan, with its scratch from the schedule; MPI_SUCCESS, or the
- * schedule's stuck error when out of memory. */
-static int rooted_plan(struct rooted *p, struct tern_sched *s, int root, size_t blk)
+ * schedule's stuck error when out of memory.  'user': at the root, its
+ * blocks' buffer and type (the receive buffer of a gather, the send
+ * buffer of a scatter); where the type is contiguous and every host's
+ * ranks follow one another, the blocks move straight from or into it. */
+static int rooted_plan(struct rooted *p, struct tern_sched *s, int root, size_t blk,
+                       const void *user, const struct tern_datatype *udt)
 {
     struct tern_comm *c = tern_sched_comm(s);
     struct tern_coll_hier *h = tern_coll_hier_of(c);
@@ -45,8 +50,10 @@ static int rooted_plan(struct rooted *p, struct tern_sched *s, int root, size_t 
     p->crosses = !here && h->node_rank[me] == 0;
     if (p->is_root) {
         int nh = h->nhosts;
+        p->in_user = udt->contig && h->consecutive;
         p->counts = tern_sched_buf(s, 2 * (size_t)nh * sizeof *p->counts);
-        p->all = tern_sched_buf(s, (size_t)c->size * blk);
+        p->all =
+            p->in_user ? (char *)user + udt->true_lb : tern_sched_buf(s, (size_t)c->size * blk);
         if (!p->counts || !p->all) return tern_sched_round(s);
         p->displs = p->counts + nh;
         tern_coll_hier_layout(h, blk, p->counts, p->displs);
@@ -95,9 +102,9 @@ int tern_nbc_gather_hier(struct tern_sched *s, const void *sbuf, size_t scount,
     size_t blk = is_root ? rcount * rdt->size : scount * sdt->size;
     if (blk == 0) return MPI_SUCCESS;
     struct rooted p;
-    int rc = rooted_plan(&p, s, root, blk);
+    int rc = rooted_plan(&p, s, root, blk, rbuf, rdt);
     if (rc != MPI_SUCCESS) return rc;
-    if (in_place) {
+    if (in_place && !p.in_user) { /* else the root's block is where the gather puts it */
         sbuf = tern_coll_elem(rbuf, rdt, (MPI_Aint)((size_t)root * rcount));
         scount = rcount;
         sdt = rdt;
@@ -108,7 +115,7 @@ int tern_nbc_gather_hier(struct tern_sched *s, const void *sbuf, size_t scount,
     rc = tern_nbc_gather(s, sbuf, scount, sdt, p.blocks, blk, tern_coll_byte(), p.at);
     rc = tern_coll_hier_phase(s, rc, c);
     if (p.crosses) rooted_cross(s, &p, 1);
-    if (is_root) {
+    if (is_root && !p.in_user) {
         for (int r = 0; r < c->size && rc == MPI_SUCCESS; r++)
             if (!(in_place && r == root))
                 rc = tern_sched_copy(
@@ -127,9 +134,9 @@ int tern_nbc_scatter_hier(struct tern_sched *s, const void *sbuf, size_t scount,
     size_t blk = is_root ? scount * sdt->size : rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
     struct rooted p;
-    int rc = rooted_plan(&p, s, root, blk);
+    int rc = rooted_plan(&p, s, root, blk, sbuf, sdt);
     if (rc != MPI_SUCCESS) return rc;
-    if (is_root) {
+    if (is_root && !p.in_user) {
         for (int r = 0; r < c->size && rc == MPI_SUCCESS; r++)
             rc = tern_sched_copy(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)((size_t)r * scount)),
                                  scount, sdt, p.all + tern_coll_hier_at(p.h, p.displs, r, blk), blk,
