@@ -131,7 +131,10 @@ static const struct algo scatterv_algos[] = {
     ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
 };
 static const struct algo allgather_algos[] = {
-    ALGO("hier", all_block, tern_coll_allgather_hier, .kinds = INTRA, .hier = 1, .upto = 256 * KIB),
+    /* Up to 128 KiB in all: at 4 ranks on two simulated hosts, 64 KiB
+     * blocks took 1.26x the flat algorithms' time once UCX sent up to
+     * 64 KiB eagerly (docs/comparison/hosts/2026-11-29-coll.txt). */
+    ALGO("hier", all_block, tern_coll_allgather_hier, .kinds = INTRA, .hier = 1, .upto = 128 * KIB),
     ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
@@ -264,7 +267,7 @@ static const struct algo iscatterv_algos[] = {
 };
 static const struct algo iallgather_algos[] = {
     ALGO("hier", nbc_all_block, tern_nbc_allgather_hier, .kinds = INTRA, .hier = 1,
-         .upto = 256 * KIB),
+         .upto = 128 * KIB),
     ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = MOVES),
     ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
