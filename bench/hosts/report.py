@@ -8,6 +8,7 @@ RAW.tsv: one line per run, "rep metric who value bytes" (bytes: what
 crossed host 2's link to the bridge during the run).  META: lines printed
 above the table as they are."""
 
+import os
 import statistics
 import sys
 
@@ -19,7 +20,7 @@ METRICS = [
     ("launch", "launch 4 ranks, 2 hosts", "ms", True),
     ("launch_exec", "launch, agent ip netns exec", "ms", True),
 ]
-# run.sh --coll: 4 ranks, 2 per host.
+# run.sh --coll: 4 ranks (or COLL_NP), half on each host.
 COLL_WHO = [("tern", "Tern"), ("ternflat", "Tern, flat algorithms"), ("mpich", "MPICH"),
             ("ompi", "Open MPI")]
 COLL_METRICS = [
@@ -97,7 +98,8 @@ def main():
         print("# " + line.rstrip("\n"))
     print("# medians of %d repetitions (n = runs that gave a figure)" % reps)
     if any(m == c for (m, _) in runs for c, _, _ in COLL_METRICS):
-        table(runs, med, "4 ranks, 2 hosts", COLL_WHO, COLL_METRICS, ["ternflat"])
+        table(runs, med, "%s ranks, 2 hosts" % os.environ.get("COLL_NP", "4"), COLL_WHO,
+              COLL_METRICS, ["ternflat"])
         return
     if any(m == c for (m, _) in runs for c, _, _ in BCAST_METRICS):
         table(runs, med, "4 ranks, 2 hosts", BCAST_WHO, BCAST_METRICS, ["ternwhole", "ternflat"])

@@ -17,7 +17,8 @@
 #                algorithms forced, MPICH and Open MPI (COLL_WHO: a subset
 #                of tern ternflat mpich ompi; COLL_SET: a subset of
 #                allreduce bcast barrier allgather alltoall gather scatter
-#                reduce_scatter)
+#                reduce_scatter; COLL_NP: another even number of ranks, half
+#                on each host)
 #   --bcast      instead: bcast of 1 and 4 MiB on 4 ranks, 2 per host: Tern
 #                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
 #                Tern by host with the buffer whole (TERN_HIER_CHUNK=0),
@@ -54,11 +55,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-command="NETNS_HOSTS_PREFIX=${NETNS_HOSTS_PREFIX:-hb} NETNS_HOSTS_NET=${NETNS_HOSTS_NET:-10.200.32} LAT_ITERS=${LAT_ITERS:-10000} bench/hosts/run.sh $*"
+command="${COLL_NP:+COLL_NP=$COLL_NP }${COLL_WHO:+COLL_WHO=\"$COLL_WHO\" }${COLL_SET:+COLL_SET=\"$COLL_SET\" }NETNS_HOSTS_PREFIX=${NETNS_HOSTS_PREFIX:-hb} NETNS_HOSTS_NET=${NETNS_HOSTS_NET:-10.200.32} LAT_ITERS=${LAT_ITERS:-10000} bench/hosts/run.sh $*"
 reps=${R:-5}
 build=$src/build
 out=
 coll=0
+coll_np=${COLL_NP:-4}
 rma=0
 bcast=0
 while [ $# -gt 0 ]; do
@@ -302,33 +304,33 @@ for rep in $(seq 1 "$reps"); do
         say "repetition $rep/$reps: collectives"
         for who in ${COLL_WHO:-tern ternflat mpich ompi}; do
             if coll_on allreduce; then
-                bench_np "$rep" allreduce_8 $who 4 allreduce -m 8
-                bench_np "$rep" allreduce_64k $who 4 allreduce -m 64K
+                bench_np "$rep" allreduce_8 $who $coll_np allreduce -m 8
+                bench_np "$rep" allreduce_64k $who $coll_np allreduce -m 64K
             fi
             if coll_on bcast; then
-                bench_np "$rep" bcast_8 $who 4 bcast -m 8
-                bench_np "$rep" bcast_64k $who 4 bcast -m 64K
+                bench_np "$rep" bcast_8 $who $coll_np bcast -m 8
+                bench_np "$rep" bcast_64k $who $coll_np bcast -m 64K
             fi
-            coll_on barrier && bench_np "$rep" barrier $who 4 barrier
+            coll_on barrier && bench_np "$rep" barrier $who $coll_np barrier
             if coll_on allgather; then
-                bench_np "$rep" allgather_8 $who 4 allgather -m 8
-                flat_more=TERN_ALLGATHER_ALGORITHM=ring bench_np "$rep" allgather_64k $who 4 allgather -m 64K
+                bench_np "$rep" allgather_8 $who $coll_np allgather -m 8
+                flat_more=TERN_ALLGATHER_ALGORITHM=ring bench_np "$rep" allgather_64k $who $coll_np allgather -m 64K
             fi
             if coll_on alltoall; then
-                bench_np "$rep" alltoall_8 $who 4 alltoall -m 8
-                flat_more=TERN_ALLTOALL_ALGORITHM=pairwise bench_np "$rep" alltoall_1k $who 4 alltoall -m 1K
+                bench_np "$rep" alltoall_8 $who $coll_np alltoall -m 8
+                flat_more=TERN_ALLTOALL_ALGORITHM=pairwise bench_np "$rep" alltoall_1k $who $coll_np alltoall -m 1K
             fi
             if coll_on gather; then
-                bench_np "$rep" gather_8 $who 4 gather -m 8
-                bench_np "$rep" gather_64k $who 4 gather -m 64K
+                bench_np "$rep" gather_8 $who $coll_np gather -m 8
+                bench_np "$rep" gather_64k $who $coll_np gather -m 64K
             fi
             if coll_on scatter; then
-                bench_np "$rep" scatter_8 $who 4 scatter -m 8
-                bench_np "$rep" scatter_64k $who 4 scatter -m 64K
+                bench_np "$rep" scatter_8 $who $coll_np scatter -m 8
+                bench_np "$rep" scatter_64k $who $coll_np scatter -m 64K
             fi
             if coll_on reduce_scatter; then
-                bench_np "$rep" reduce_scatter_64 $who 4 reduce_scatter -m 64
-                bench_np "$rep" reduce_scatter_64k $who 4 reduce_scatter -m 64K
+                bench_np "$rep" reduce_scatter_64 $who $coll_np reduce_scatter -m 64
+                bench_np "$rep" reduce_scatter_64k $who $coll_np reduce_scatter -m 64K
             fi
         done
         continue
