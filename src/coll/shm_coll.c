@@ -64,15 +64,15 @@ void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct te
         tern_dt_unpack(dt, buf, count, 0, slot, bytes);
 }
 
-void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, const void *sbuf, size_t scount,
-                        const struct tern_datatype *sdt, char *mine, size_t own,
+void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, char *dst, const void *sbuf,
+                        size_t scount, const struct tern_datatype *sdt, char *mine, size_t own,
                         const struct tern_datatype *rdt)
 {
     tern_shmc_may_write(a, s);
     if (sbuf == MPI_IN_PLACE)
-        tern_shmc_put(tern_shmc_slot(a, r, s), mine, own, rdt);
+        tern_shmc_put(dst, mine, own, rdt);
     else
-        tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+        tern_shmc_put(dst, sbuf, scount, sdt);
     tern_shmc_post(a, r, s);
     if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, mine, own, rdt);
 }
@@ -111,13 +111,13 @@ int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int r
     uint64_t s = tern_shmc_next(a);
     if (c->rank == root) {
         tern_shmc_may_write(a, s);
-        tern_shmc_put(tern_shmc_slot(a, root, s), buf, count, dt);
+        tern_shmc_put(tern_shmc_data(a, root, s, bytes), buf, count, dt);
         tern_shmc_post(a, root, s);
         return MPI_SUCCESS;
     }
     tern_shmc_post(a, c->rank, s);
     tern_shmc_wait(a, root, s);
-    tern_shmc_unpack(tern_shmc_slot(a, root, s), buf, count, dt);
+    tern_shmc_unpack(tern_shmc_data(a, root, s, bytes), buf, count, dt);
     return MPI_SUCCESS;
 }
 
@@ -132,7 +132,7 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     uint64_t s = tern_shmc_next(a);
     if (r != root) {
         tern_shmc_may_write(a, s);
-        tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+        tern_shmc_put(tern_shmc_data(a, r, s, bytes), sbuf, scount, sdt);
         tern_shmc_post(a, r, s);
         return MPI_SUCCESS;
     }
@@ -143,8 +143,8 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     for (int i = 0; i < c->size; i++) {
         if (i == root) continue;
         tern_shmc_wait(a, i, s);
-        tern_shmc_unpack(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount,
-                         rdt);
+        tern_shmc_unpack(tern_shmc_data(a, i, s, bytes), tern_coll_elem(rbuf, rdt, i * block),
+                         rcount, rdt);
     }
     return MPI_SUCCESS;
 }
@@ -188,30 +188,31 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)rcount;
     char *mine = tern_coll_elem(rbuf, rdt, r * block);
-    tern_shmc_post_own(a, r, s, sbuf, scount, sdt, mine, rcount, rdt);
+    tern_shmc_post_own(a, r, s, tern_shmc_data(a, r, s, bytes), sbuf, scount, sdt, mine, rcount,
+                       rdt);
     for (int i = 0; i < c->size; i++) {
         if (i == r) continue;
         tern_shmc_wait(a, i, s);
-        tern_shmc_unpack(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount,
-                         rdt);
+        tern_shmc_unpack(tern_shmc_data(a, i, s, bytes), tern_coll_elem(rbuf, rdt, i * block),
+                         rcount, rdt);
     }
     if (s > a->all_past) a->all_past = s;
     return MPI_SUCCESS;
 }
 
-void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, void *rbuf,
-                    size_t count, struct tern_datatype *dt, struct tern_op *op)
+void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, size_t total,
+                    void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op)
 {
-    memcpy((char *)rbuf + dt->true_lb, tern_shmc_slot(a, last, s) + off, count * dt->size);
+    memcpy((char *)rbuf + dt->true_lb, tern_shmc_data(a, last, s, total) + off, count * dt->size);
     for (int i = last - 1; i >= first; i--)
-        tern_op_apply(op, tern_shmc_slot(a, i, s) + off - dt->true_lb, rbuf, count, dt);
+        tern_op_apply(op, tern_shmc_data(a, i, s, total) + off - dt->true_lb, rbuf, count, dt);
 }
 
 void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
-                          const struct tern_datatype *dt)
+                          const struct tern_datatype *dt, size_t total)
 {
     tern_shmc_may_write(a, s);
-    memcpy(tern_shmc_slot(a, r, s), (const char *)src + dt->true_lb, count * dt->size);
+    memcpy(tern_shmc_data(a, r, s, total), (const char *)src + dt->true_lb, count * dt->size);
     tern_shmc_post(a, r, s);
 }
 
@@ -225,10 +226,15 @@ int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern
     if (a->groups && tern_shmc_reduce_levels(a, c->rank, sbuf, rbuf, count, dt, op, root) == 0)
         return MPI_SUCCESS;
     uint64_t s = tern_shmc_next(a);
-    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    /* In the slots even when small: the ranks other than the root post and
+     * run on into their next collective, whose flag writes would take the
+     * line back from a root still reading data there (1.21-1.26x the time
+     * of the slots at 1-16 bytes, 2 ranks, docs/comparison/runs/2026-11-29-inline). */
+    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt,
+                         TERN_SHMC_IN_SLOT);
     if (c->rank != root) return MPI_SUCCESS;
     tern_shmc_wait_all(a, s);
-    tern_shmc_fold(a, s, 0, a->size - 1, 0, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, a->size - 1, 0, TERN_SHMC_IN_SLOT, rbuf, count, dt, op);
     return MPI_SUCCESS;
 }
 
@@ -242,8 +248,8 @@ int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct t
     if (a->groups && tern_shmc_reduce_levels(a, c->rank, sbuf, rbuf, count, dt, op, -1) == 0)
         return MPI_SUCCESS;
     uint64_t s = tern_shmc_next(a);
-    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, bytes);
     tern_shmc_wait_all(a, s);
-    tern_shmc_fold(a, s, 0, a->size - 1, 0, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, a->size - 1, 0, bytes, rbuf, count, dt, op);
     return MPI_SUCCESS;
 }

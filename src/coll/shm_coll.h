@@ -46,9 +46,17 @@ struct tern_op;
 
 struct tern_shmc_op;
 
+/* A rank's flag line.  The blocking lane's collectives whose data from
+ * each rank fits TERN_SHMC_INLINE bytes carry it here, at parity s & 1
+ * (tern_shmc_data), rather than in the slot: a reader that sees the flag
+ * then has the data in the same cache line, one transfer between cores
+ * instead of two.  The parities follow the slots' rule, so a writer one
+ * collective ahead never touches what a reader is still reading. */
+#define TERN_SHMC_INLINE 24
 struct tern_shmc_flag {
     _Atomic uint64_t seq;
-    char pad[TERN_SHMC_LINE - 8];
+    char data[2][TERN_SHMC_INLINE];
+    char pad[TERN_SHMC_LINE - 8 - 2 * TERN_SHMC_INLINE];
 };
 
 /* A communicator's attachment (c->coll_shm), in this process: one lane of
@@ -123,6 +131,16 @@ static inline char *tern_shmc_slot(const struct tern_shmc *a, int r, uint64_t s)
     return a->slots + (2 * (size_t)r + (size_t)(s & 1)) * a->slot_bytes;
 }
 
+/* Where rank r's data of collective s is, when each rank's is 'total'
+ * bytes (the same on every rank): in its flag line up to
+ * TERN_SHMC_INLINE, else in its slot; TERN_SHMC_IN_SLOT: in the slot
+ * whatever its size (the algorithms that write slots themselves). */
+#define TERN_SHMC_IN_SLOT ((size_t)-1)
+static inline char *tern_shmc_data(struct tern_shmc *a, int r, uint64_t s, size_t total)
+{
+    return total <= TERN_SHMC_INLINE ? a->flags[r].data[s & 1] : tern_shmc_slot(a, r, s);
+}
+
 /* ---- Shared by the algorithms (shm_coll.c) ---- */
 
 /* What one slot carries for every algorithm but the partitioned allreduce:
@@ -142,23 +160,25 @@ struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes);
 /* (buf, count, dt) packed into a slot, and back. */
 void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt);
 void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct tern_datatype *dt);
-/* An all-gather's own block: into this rank's slot (read from 'mine', its
- * place in the receive buffer, when sbuf is MPI_IN_PLACE), posted, then
- * copied into 'mine'. */
-void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, const void *sbuf, size_t scount,
-                        const struct tern_datatype *sdt, char *mine, size_t own,
+/* An all-gather's own block: into 'dst', this rank's slot or flag line
+ * (read from 'mine', its place in the receive buffer, when sbuf is
+ * MPI_IN_PLACE), posted, then copied into 'mine'. */
+void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, char *dst, const void *sbuf,
+                        size_t scount, const struct tern_datatype *sdt, char *mine, size_t own,
                         const struct tern_datatype *rdt);
 
-/* Writes this rank's contribution to a reduction (a contiguous type) into
- * its slot of collective s, and posts s. */
+/* Writes this rank's contribution to a reduction ('count' elements of a
+ * contiguous type) where tern_shmc_data puts 'total' bytes (the count's,
+ * or TERN_SHMC_IN_SLOT), and posts s. */
 void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
-                          const struct tern_datatype *dt);
+                          const struct tern_datatype *dt, size_t total);
 
 /* rbuf = x_first op (... op x_last), x_i the 'count' elements (a contiguous
- * type) at byte 'off' of rank i's slot of collective s: rank order, so
- * non-commutative operations are served and every rank gets the same bits. */
-void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, void *rbuf,
-                    size_t count, struct tern_datatype *dt, struct tern_op *op);
+ * type) at byte 'off' of rank i's data of collective s, of 'total' bytes
+ * (tern_shmc_data): rank order, so non-commutative operations are served
+ * and every rank gets the same bits. */
+void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, size_t total,
+                    void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op);
 
 /* The partitioned allreduce's slices (shm_coll_partition.c, and its
  * nonblocking form in shm_nbc.c): elements [*first, *first + *len) of a

@@ -202,7 +202,7 @@ int tern_shmc_reduce_levels(struct tern_shmc *a, int r, const void *sbuf, void *
     const void *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     int k = g->group[r];
     if (g->leader[k] != r) {
-        tern_shmc_contribute(a, s, r, src, count, dt);
+        tern_shmc_contribute(a, s, r, src, count, dt, TERN_SHMC_IN_SLOT);
     } else {
         /* x_first op (... op x_leader), the leader being the highest rank */
         char *mine = tern_shmc_slot(a, r, s);

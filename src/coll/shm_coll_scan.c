@@ -17,9 +17,11 @@ static void reduce_block(struct tern_shmc *a, const void *src, void *rbuf, size_
                          int r)
 {
     uint64_t s = tern_shmc_next(a);
-    tern_shmc_contribute(a, s, r, src, total, dt);
+    tern_shmc_contribute(a, s, r, src, total, dt, total * dt->size);
     tern_shmc_wait_all(a, s);
-    if (count) tern_shmc_fold(a, s, 0, a->size - 1, first * dt->size, rbuf, count, dt, op);
+    if (count)
+        tern_shmc_fold(a, s, 0, a->size - 1, first * dt->size, total * dt->size, rbuf, count, dt,
+                       op);
 }
 
 int tern_coll_reduce_scatter_block_shm(const void *sbuf, void *rbuf, size_t rcount,
@@ -64,10 +66,11 @@ static int prefix(const void *sbuf, void *rbuf, size_t count, struct tern_dataty
     if (exclusive && r == a->size - 1)
         tern_shmc_post(a, r, s);
     else
-        tern_shmc_contribute(a, s, r, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+        tern_shmc_contribute(a, s, r, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt,
+                             count * dt->size);
     if (last < 0) return MPI_SUCCESS;
     for (int i = 0; i <= last; i++) tern_shmc_wait(a, i, s);
-    tern_shmc_fold(a, s, 0, last, 0, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, last, 0, count * dt->size, rbuf, count, dt, op);
     return MPI_SUCCESS;
 }
 

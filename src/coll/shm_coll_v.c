@@ -70,7 +70,7 @@ int tern_coll_allgatherv_shm(const void *sbuf, size_t scount, struct tern_dataty
     uint64_t s = tern_shmc_next(a);
     char *mine = tern_coll_elem(rbuf, rdt, displs[r]);
     size_t own = (size_t)rcounts[r];
-    tern_shmc_post_own(a, r, s, sbuf, scount, sdt, mine, own, rdt);
+    tern_shmc_post_own(a, r, s, tern_shmc_slot(a, r, s), sbuf, scount, sdt, mine, own, rdt);
     for (int k = 1; k < n; k++) {
         int i = (r + k) % n;
         tern_shmc_wait(a, i, s);

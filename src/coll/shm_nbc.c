@@ -318,8 +318,8 @@ static int reduce_step(struct tern_shmc_op *o)
         if (!o->fold_count) return 1;
     }
     if (!upto_at(o, o->s, o->last)) return 0;
-    tern_shmc_fold(o->a, o->s, 0, o->last, o->first * o->rdt->size, o->rbuf, o->fold_count, o->rdt,
-                   o->op);
+    tern_shmc_fold(o->a, o->s, 0, o->last, o->first * o->rdt->size, TERN_SHMC_IN_SLOT, o->rbuf,
+                   o->fold_count, o->rdt, o->op);
     return 1;
 }
 
@@ -350,7 +350,7 @@ static int partition_step(struct tern_shmc_op *o)
             if (!all_at(o, s0)) return 0;
             tern_shmc_slice_of(m, n, o->r, &first, &len);
             if (len)
-                tern_shmc_fold(a, s0, 0, n - 1, first * esize,
+                tern_shmc_fold(a, s0, 0, n - 1, first * esize, TERN_SHMC_IN_SLOT,
                                tern_shmc_slot(a, o->r, s1) + first * esize - dt->true_lb, len, dt,
                                o->op);
             tern_shmc_post(a, o->r, s1);
