@@ -245,6 +245,15 @@ launch_cmd() {
 # allgather above 64 KiB in all, pairwise for alltoall above 256 bytes).
 flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling TERN_GATHER_ALGORITHM=binomial TERN_SCATTER_ALGORITHM=binomial TERN_REDUCE_SCATTER_ALGORITHM=reduce_scatterv"
 
+# coll_two COLL METRIC1 SIZE1 METRIC2 SIZE2 [FLAT2]: COLL at two sizes for
+# $who in repetition $rep, when COLL_SET names it; FLAT2: ternflat's
+# algorithm word at the second size (flat_more).
+coll_two() {
+    coll_on "$1" || return 0
+    bench_np "$rep" "$2" "$who" "$coll_np" "$1" -m "$3"
+    flat_more=${6:-} bench_np "$rep" "$4" "$who" "$coll_np" "$1" -m "$5"
+}
+
 # coll_on NAME: whether COLL_SET (default: every collective) names it.
 coll_on() {
     case " ${COLL_SET:-allreduce bcast barrier allgather alltoall gather scatter reduce_scatter} " in
@@ -303,35 +312,14 @@ for rep in $(seq 1 "$reps"); do
     if [ $coll = 1 ]; then
         say "repetition $rep/$reps: collectives"
         for who in ${COLL_WHO:-tern ternflat mpich ompi}; do
-            if coll_on allreduce; then
-                bench_np "$rep" allreduce_8 $who $coll_np allreduce -m 8
-                bench_np "$rep" allreduce_64k $who $coll_np allreduce -m 64K
-            fi
-            if coll_on bcast; then
-                bench_np "$rep" bcast_8 $who $coll_np bcast -m 8
-                bench_np "$rep" bcast_64k $who $coll_np bcast -m 64K
-            fi
+            coll_two allreduce allreduce_8 8 allreduce_64k 64K
+            coll_two bcast bcast_8 8 bcast_64k 64K
             coll_on barrier && bench_np "$rep" barrier $who $coll_np barrier
-            if coll_on allgather; then
-                bench_np "$rep" allgather_8 $who $coll_np allgather -m 8
-                flat_more=TERN_ALLGATHER_ALGORITHM=ring bench_np "$rep" allgather_64k $who $coll_np allgather -m 64K
-            fi
-            if coll_on alltoall; then
-                bench_np "$rep" alltoall_8 $who $coll_np alltoall -m 8
-                flat_more=TERN_ALLTOALL_ALGORITHM=pairwise bench_np "$rep" alltoall_1k $who $coll_np alltoall -m 1K
-            fi
-            if coll_on gather; then
-                bench_np "$rep" gather_8 $who $coll_np gather -m 8
-                bench_np "$rep" gather_64k $who $coll_np gather -m 64K
-            fi
-            if coll_on scatter; then
-                bench_np "$rep" scatter_8 $who $coll_np scatter -m 8
-                bench_np "$rep" scatter_64k $who $coll_np scatter -m 64K
-            fi
-            if coll_on reduce_scatter; then
-                bench_np "$rep" reduce_scatter_64 $who $coll_np reduce_scatter -m 64
-                bench_np "$rep" reduce_scatter_64k $who $coll_np reduce_scatter -m 64K
-            fi
+            coll_two allgather allgather_8 8 allgather_64k 64K TERN_ALLGATHER_ALGORITHM=ring
+            coll_two alltoall alltoall_8 8 alltoall_1k 1K TERN_ALLTOALL_ALGORITHM=pairwise
+            coll_two gather gather_8 8 gather_64k 64K
+            coll_two scatter scatter_8 8 scatter_64k 64K
+            coll_two reduce_scatter reduce_scatter_64 64 reduce_scatter_64k 64K
         done
         continue
     fi
