@@ -9,6 +9,7 @@
  * blocks laid out by host (tern_coll_hier_layout) and unpacks or packs them
  * by rank; its messages across hosts share a round with its own host's
  * phase, so both proceed at once. */
+#include <limits.h>
 #include <mpi.h>
 
 #include "coll/algos.h"
@@ -33,6 +34,14 @@ struct rooted {
     int in_user;  /* 'all' is the root's own buffer, whose layout is the same */
     int *counts, *displs; /* the root's: bytes and offset of each host's in 'all' */
 };
+
+/* Whether the blocks of all ranks pass what the layout's int offsets hold
+ * (the same answer on every rank: a block's bytes are); the binomial tree
+ * serves those. */
+static int beyond_int(const struct tern_comm *c, size_t blk)
+{
+    return (size_t)c->size * blk > INT_MAX;
+}
 
 /* The plan, with its scratch from the schedule; MPI_SUCCESS, or the
  * schedule's stuck error when out of memory.  'user': at the root, its
@@ -101,6 +110,8 @@ int tern_nbc_gather_hier(struct tern_sched *s, const void *sbuf, size_t scount,
     int is_root = c->rank == root, in_place = is_root && sbuf == MPI_IN_PLACE;
     size_t blk = is_root ? rcount * rdt->size : scount * sdt->size;
     if (blk == 0) return MPI_SUCCESS;
+    if (beyond_int(c, blk))
+        return tern_nbc_gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     struct rooted p;
     int rc = rooted_plan(&p, s, root, blk, rbuf, rdt);
     if (rc != MPI_SUCCESS) return rc;
@@ -133,6 +144,8 @@ int tern_nbc_scatter_hier(struct tern_sched *s, const void *sbuf, size_t scount,
     int is_root = c->rank == root;
     size_t blk = is_root ? scount * sdt->size : rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
+    if (beyond_int(c, blk))
+        return tern_nbc_scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     struct rooted p;
     int rc = rooted_plan(&p, s, root, blk, sbuf, sdt);
     if (rc != MPI_SUCCESS) return rc;
