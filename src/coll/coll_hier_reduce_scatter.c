@@ -15,17 +15,11 @@
 #include "coll/algos.h"
 #include "coll/coll_hier.h"
 #include "coll/coll_hier_parts.h"
+#include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "coll/sched.h"
 #include "core/objects.h"
 #include "datatype/datatype.h"
-
-/* Rank r's count: rcounts[r], or rcount for every rank when rcounts is
- * NULL (reduce_scatter_block). */
-static size_t count_of(const int *rcounts, size_t rcount, int r)
-{
-    return rcounts ? (size_t)rcounts[r] : rcount;
-}
 
 /* Both forms; 1 when the hosts' parts cannot be cut (ranks of hosts
  * interleaved, or a host's part beyond an int), for the caller's flat
@@ -49,14 +43,14 @@ static int rs_hier(struct tern_sched *s, const void *sbuf, void *rbuf, const int
     for (int l = 0; l < nh; l++) {
         size_t part = 0;
         for (int r = h->lead_rank[l]; r < h->lead_rank[l] + h->nn_of[l]; r++)
-            part += count_of(rcounts, rcount, r);
+            part += tern_coll_block_count(rcounts, rcount, r);
         if (part > INT_MAX) return 1;
         parts[l] = (int)part;
         total += part;
     }
     int *node_counts = parts + nh, *node_displs = node_counts + nn;
     for (int i = 0, at = 0; i < nn; at += node_counts[i++]) {
-        node_counts[i] = (int)count_of(rcounts, rcount, first + i);
+        node_counts[i] = (int)tern_coll_block_count(rcounts, rcount, first + i);
         node_displs[i] = at;
     }
     *rc = MPI_SUCCESS;

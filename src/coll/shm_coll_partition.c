@@ -84,12 +84,6 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
     return MPI_SUCCESS;
 }
 
-/* rcounts[i], or rcount for every rank (reduce_scatter_block). */
-static size_t block_count(const int *rcounts, size_t rcount, int i)
-{
-    return rcounts ? (size_t)rcounts[i] : rcount;
-}
-
 static size_t piece_len(size_t count, size_t at, size_t m)
 {
     return count <= at ? 0 : count - at < m ? count - at : m;
@@ -102,20 +96,22 @@ static int rs_partition(const void *sbuf, void *rbuf, const int *rcounts, size_t
     int r = c->rank, n = c->size;
     size_t esize = dt->size, longest = 0;
     for (int i = 0; i < n; i++)
-        if (block_count(rcounts, rcount, i) > longest) longest = block_count(rcounts, rcount, i);
+        if (tern_coll_block_count(rcounts, rcount, i) > longest)
+            longest = tern_coll_block_count(rcounts, rcount, i);
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, 0) : NULL;
     if (!a || a->slot_bytes < (size_t)n * esize) return 0;
     if (longest * esize == 0) return 1;
     tern_shmc_reserve_slots(a, r);
     const char *src = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + dt->true_lb;
-    size_t m = a->slot_bytes / ((size_t)n * esize), mine = block_count(rcounts, rcount, r);
+    size_t m = a->slot_bytes / ((size_t)n * esize),
+           mine = tern_coll_block_count(rcounts, rcount, r);
     for (size_t at = 0; at < longest; at += m) {
         uint64_t s = tern_shmc_next(a);
         tern_shmc_may_write(a, s);
         char *slot = tern_shmc_slot(a, r, s);
         size_t displ = 0;
         for (int i = 0; i < n; i++) {
-            size_t count = block_count(rcounts, rcount, i), len = piece_len(count, at, m);
+            size_t count = tern_coll_block_count(rcounts, rcount, i), len = piece_len(count, at, m);
             if (len) memcpy(slot + (size_t)i * m * esize, src + (displ + at) * esize, len * esize);
             displ += count;
         }
