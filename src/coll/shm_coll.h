@@ -97,8 +97,14 @@ void tern_shmc_reserve_slots(struct tern_shmc *a, int r);
 
 /* Before a call that writes 'bytes' in rank r's slot of lane a (with 'all',
  * in every rank's: a scatter's root): reserves them whole when that is more
- * than every call carries (reserved at attach). */
-void tern_shmc_reserve_for(struct tern_shmc *a, int r, size_t bytes, int all);
+ * than every call carries (reserved at attach).  Inline, since every data
+ * mover asks and the small ones, most calls, need nothing. */
+void tern_shmc_reserve_whole(struct tern_shmc *a, int r, int all);
+static inline void tern_shmc_reserve_for(struct tern_shmc *a, int r, size_t bytes, int all)
+{
+    if (bytes > a->carry_bytes && !a->all_whole && !(a->whole && !all))
+        tern_shmc_reserve_whole(a, r, all);
+}
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_shmc_release(struct tern_comm *c);

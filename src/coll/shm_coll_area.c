@@ -135,9 +135,8 @@ void tern_shmc_reserve_slots(struct tern_shmc *a, int r)
     a->whole = 1;
 }
 
-void tern_shmc_reserve_for(struct tern_shmc *a, int r, size_t bytes, int all)
+void tern_shmc_reserve_whole(struct tern_shmc *a, int r, int all)
 {
-    if (bytes <= a->carry_bytes || a->all_whole) return;
     if (!all) {
         tern_shmc_reserve_slots(a, r);
         return;
