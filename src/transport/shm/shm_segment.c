@@ -35,6 +35,9 @@
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
+/* Whole cache lines, at least one: what a slot takes for v bytes. */
+static size_t slot_lines(size_t v) { return v < SHM_LINE ? SHM_LINE : align_up(v, SHM_LINE); }
+
 static size_t floor_pow2(size_t v)
 {
     size_t p = 1;
@@ -56,7 +59,7 @@ static size_t coll_slot_bytes(int n)
         if (fit < slot) slot = floor_pow2(fit);
     }
     if (slot < least) slot = least;
-    return align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
+    return slot_lines(slot);
 }
 
 size_t tern_shm_coll_move_for(int n)
@@ -106,8 +109,7 @@ static void compute_layout(struct shm_layout *l, int n)
     /* The nonblocking collectives' slots carry what the blocking ones carry
      * for the data movers. */
     l->coll_move_bytes = tern_shm_coll_move_for(n);
-    l->coll_nbc_slot_bytes =
-        align_up(l->coll_move_bytes < SHM_LINE ? SHM_LINE : l->coll_move_bytes, SHM_LINE);
+    l->coll_nbc_slot_bytes = slot_lines(l->coll_move_bytes);
     l->coll_area_bytes = SHM_LINE * (1 + 2 * (size_t)n) +
                          2 * (size_t)n * (l->coll_slot_bytes + l->coll_nbc_slot_bytes);
     l->coll_bytes = align_up((size_t)l->coll_areas * l->coll_area_bytes, 4096);
