@@ -159,13 +159,16 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
     if (!a) return tern_coll_scatter_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
     uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)scount;
+    /* The root writes each rank's block into that rank's slot, or all of
+     * them into its flag line when they fit there. */
+    size_t all = bytes * (size_t)c->size;
+    char *line = all <= TERN_SHMC_INLINE ? tern_shmc_data(a, root, s, all) : NULL;
     if (r == root) {
-        /* The root writes each rank's block into that rank's slot. */
         tern_shmc_may_write(a, s);
         for (int i = 0; i < c->size; i++)
             if (i != root)
-                tern_shmc_put(tern_shmc_slot(a, i, s), tern_coll_elem(sbuf, sdt, i * block), scount,
-                              sdt);
+                tern_shmc_put(line ? line + (size_t)i * bytes : tern_shmc_slot(a, i, s),
+                              tern_coll_elem(sbuf, sdt, i * block), scount, sdt);
         tern_shmc_post(a, r, s);
         if (rbuf != MPI_IN_PLACE)
             tern_dt_copy(tern_coll_elem(sbuf, sdt, root * block), scount, sdt, rbuf, rcount, rdt);
@@ -173,7 +176,7 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
     }
     tern_shmc_post(a, r, s);
     tern_shmc_wait(a, root, s);
-    tern_shmc_unpack(tern_shmc_slot(a, r, s), rbuf, rcount, rdt);
+    tern_shmc_unpack(line ? line + (size_t)r * bytes : tern_shmc_slot(a, r, s), rbuf, rcount, rdt);
     return MPI_SUCCESS;
 }
 
@@ -200,12 +203,22 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     return MPI_SUCCESS;
 }
 
-void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, size_t total,
-                    void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op)
+static const char *fold_operand(struct tern_shmc *a, uint64_t s, int i, size_t off, size_t total,
+                                const struct tern_datatype *dt, const void *own)
 {
-    memcpy((char *)rbuf + dt->true_lb, tern_shmc_data(a, last, s, total) + off, count * dt->size);
+    if (own && i == a->rank) return (const char *)own + dt->true_lb + off;
+    return tern_shmc_data(a, i, s, total) + off;
+}
+
+void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, size_t total,
+                    void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+                    const void *own)
+{
+    memcpy((char *)rbuf + dt->true_lb, fold_operand(a, s, last, off, total, dt, own),
+           count * dt->size);
     for (int i = last - 1; i >= first; i--)
-        tern_op_apply(op, tern_shmc_data(a, i, s, total) + off - dt->true_lb, rbuf, count, dt);
+        tern_op_apply(op, fold_operand(a, s, i, off, total, dt, own) - dt->true_lb, rbuf, count,
+                      dt);
 }
 
 void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
@@ -234,7 +247,8 @@ int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern
                          TERN_SHMC_IN_SLOT);
     if (c->rank != root) return MPI_SUCCESS;
     tern_shmc_wait_all(a, s);
-    tern_shmc_fold(a, s, 0, a->size - 1, 0, TERN_SHMC_IN_SLOT, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, a->size - 1, 0, TERN_SHMC_IN_SLOT, rbuf, count, dt, op,
+                   sbuf == MPI_IN_PLACE ? NULL : sbuf);
     return MPI_SUCCESS;
 }
 
@@ -250,6 +264,7 @@ int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct t
     uint64_t s = tern_shmc_next(a);
     tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, bytes);
     tern_shmc_wait_all(a, s);
-    tern_shmc_fold(a, s, 0, a->size - 1, 0, bytes, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, a->size - 1, 0, bytes, rbuf, count, dt, op,
+                   sbuf == MPI_IN_PLACE ? NULL : sbuf);
     return MPI_SUCCESS;
 }

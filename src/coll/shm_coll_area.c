@@ -114,6 +114,7 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     a->carry_bytes = nbc->carry_bytes = tern_shmc_carry(p.slot_bytes);
     a->move_bytes = nbc->move_bytes = p.move_bytes;
     a->size = nbc->size = c->size;
+    a->rank = nbc->rank = c->rank;
     a->nbc = nbc;
     /* What this rank will touch before anyone else writes it: the flags it
      * reads, and what it writes of its slots of both lanes in all but the

@@ -68,7 +68,7 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
         if (len) {
             char *out = tern_shmc_slot(a, r, s1) + first * esize;
             tern_shmc_fold(a, s, 0, n - 1, first * esize, TERN_SHMC_IN_SLOT, out - dt->true_lb, len,
-                           dt, op);
+                           dt, op, NULL);
         }
         tern_shmc_post(a, r, s1);
         for (int k = 0; k < n; k++) {
@@ -120,7 +120,7 @@ static int rs_partition(const void *sbuf, void *rbuf, const int *rcounts, size_t
         size_t len = piece_len(mine, at, m);
         if (len)
             tern_shmc_fold(a, s, 0, n - 1, (size_t)r * m * esize, TERN_SHMC_IN_SLOT,
-                           tern_coll_elem(rbuf, dt, (MPI_Aint)at), len, dt, op);
+                           tern_coll_elem(rbuf, dt, (MPI_Aint)at), len, dt, op, NULL);
     }
     return 1;
 }

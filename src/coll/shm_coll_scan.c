@@ -12,16 +12,17 @@
 
 /* Every rank's vector of 'total' elements in its slot; this rank's block
  * of 'count' elements from element 'first' combined into rbuf. */
-static void reduce_block(struct tern_shmc *a, const void *src, void *rbuf, size_t total,
+static void reduce_block(struct tern_shmc *a, const void *sbuf, void *rbuf, size_t total,
                          size_t first, size_t count, struct tern_datatype *dt, struct tern_op *op,
                          int r)
 {
     uint64_t s = tern_shmc_next(a);
-    tern_shmc_contribute(a, s, r, src, total, dt, total * dt->size);
+    int in_place = sbuf == MPI_IN_PLACE;
+    tern_shmc_contribute(a, s, r, in_place ? rbuf : sbuf, total, dt, total * dt->size);
     tern_shmc_wait_all(a, s);
     if (count)
         tern_shmc_fold(a, s, 0, a->size - 1, first * dt->size, total * dt->size, rbuf, count, dt,
-                       op);
+                       op, in_place ? NULL : sbuf);
 }
 
 int tern_coll_reduce_scatter_block_shm(const void *sbuf, void *rbuf, size_t rcount,
@@ -32,8 +33,7 @@ int tern_coll_reduce_scatter_block_shm(const void *sbuf, void *rbuf, size_t rcou
     if (total * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, total * dt->size) : NULL;
     if (!a) return tern_coll_reduce_scatter_block_reduce_scatterv(sbuf, rbuf, rcount, dt, op, c);
-    reduce_block(a, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, total, rcount * (size_t)c->rank,
-                 rcount, dt, op, c->rank);
+    reduce_block(a, sbuf, rbuf, total, rcount * (size_t)c->rank, rcount, dt, op, c->rank);
     return MPI_SUCCESS;
 }
 
@@ -48,8 +48,7 @@ int tern_coll_reduce_scatter_shm(const void *sbuf, void *rbuf, const int *rcount
     if (total * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, total * dt->size) : NULL;
     if (!a) return tern_coll_reduce_scatter_reduce_scatterv(sbuf, rbuf, rcounts, dt, op, c);
-    reduce_block(a, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, total, first,
-                 (size_t)rcounts[c->rank], dt, op, c->rank);
+    reduce_block(a, sbuf, rbuf, total, first, (size_t)rcounts[c->rank], dt, op, c->rank);
     return MPI_SUCCESS;
 }
 
@@ -70,7 +69,8 @@ static int prefix(const void *sbuf, void *rbuf, size_t count, struct tern_dataty
                              count * dt->size);
     if (last < 0) return MPI_SUCCESS;
     for (int i = 0; i <= last; i++) tern_shmc_wait(a, i, s);
-    tern_shmc_fold(a, s, 0, last, 0, count * dt->size, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, last, 0, count * dt->size, rbuf, count, dt, op,
+                   sbuf == MPI_IN_PLACE ? NULL : sbuf);
     return MPI_SUCCESS;
 }
 

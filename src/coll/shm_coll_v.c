@@ -34,24 +34,31 @@ int tern_coll_alltoall_shm(const void *sbuf, size_t scount, struct tern_datatype
         if (n >= 3) return tern_coll_alltoall_exchange(sbuf, scount, sdt, rbuf, rcount, rdt, c);
         return tern_coll_alltoall_pairwise(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     }
-    if (sbuf == MPI_IN_PLACE) {
+    int in_place = sbuf == MPI_IN_PLACE;
+    if (in_place) {
         sbuf = rbuf;
         scount = rcount;
         sdt = rdt;
     }
     uint64_t s = tern_shmc_next(a);
-    char *mine = tern_shmc_slot(a, r, s);
+    size_t all = blk * (size_t)n;
+    char *mine = tern_shmc_data(a, r, s, all);
     tern_shmc_may_write(a, s);
     for (int i = 0; i < n; i++)
-        tern_shmc_put(mine + (size_t)i * blk,
-                      tern_coll_elem(sbuf, sdt, (MPI_Aint)i * (MPI_Aint)scount), scount, sdt);
+        if (i != r)
+            tern_shmc_put(mine + (size_t)i * blk,
+                          tern_coll_elem(sbuf, sdt, (MPI_Aint)i * (MPI_Aint)scount), scount, sdt);
     tern_shmc_post(a, r, s);
-    /* Each rank reads its own slot first, then its successors', so ranks
-     * do not all read one slot at once. */
-    for (int k = 0; k < n; k++) {
+    /* The rank's own block goes straight across (in place it is there
+     * already), not back out of the area (tern_shmc_fold says why). */
+    if (!in_place)
+        tern_dt_copy(tern_coll_elem(sbuf, sdt, (MPI_Aint)r * (MPI_Aint)scount), scount, sdt,
+                     tern_coll_elem(rbuf, rdt, (MPI_Aint)r * (MPI_Aint)rcount), rcount, rdt);
+    /* Then its successors' slots, so ranks do not all read one at once. */
+    for (int k = 1; k < n; k++) {
         int i = (r + k) % n;
         tern_shmc_wait(a, i, s);
-        tern_shmc_unpack(tern_shmc_slot(a, i, s) + (size_t)r * blk,
+        tern_shmc_unpack(tern_shmc_data(a, i, s, all) + (size_t)r * blk,
                          tern_coll_elem(rbuf, rdt, (MPI_Aint)i * (MPI_Aint)rcount), rcount, rdt);
     }
     if (s > a->all_past) a->all_past = s;

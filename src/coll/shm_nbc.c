@@ -319,7 +319,7 @@ static int reduce_step(struct tern_shmc_op *o)
     }
     if (!upto_at(o, o->s, o->last)) return 0;
     tern_shmc_fold(o->a, o->s, 0, o->last, o->first * o->rdt->size, TERN_SHMC_IN_SLOT, o->rbuf,
-                   o->fold_count, o->rdt, o->op);
+                   o->fold_count, o->rdt, o->op, o->sbuf == MPI_IN_PLACE ? NULL : o->sbuf);
     return 1;
 }
 
@@ -352,7 +352,7 @@ static int partition_step(struct tern_shmc_op *o)
             if (len)
                 tern_shmc_fold(a, s0, 0, n - 1, first * esize, TERN_SHMC_IN_SLOT,
                                tern_shmc_slot(a, o->r, s1) + first * esize - dt->true_lb, len, dt,
-                               o->op);
+                               o->op, NULL);
             tern_shmc_post(a, o->r, s1);
             o->phase = 2;
             o->at = 0;
