@@ -71,6 +71,7 @@ struct tern_shmc {
     size_t move_bytes;  /* what the data movers carry (transport's tern_shm_coll_move_for) */
     uint64_t seq;       /* collectives run on the lane */
     uint64_t all_past;  /* every flag is known to be at least this */
+    uint64_t posted;    /* the last number this rank posted */
     int size;
     int rank;      /* this process's in the communicator */
     int whole;     /* this rank's slots are reserved whole, not only what carry_bytes needs */
@@ -124,6 +125,15 @@ static inline uint64_t tern_shmc_next(struct tern_shmc *a) { return ++a->seq; }
 static inline void tern_shmc_post(struct tern_shmc *a, int r, uint64_t s)
 {
     atomic_store_explicit(&a->flags[r].seq, s, memory_order_release);
+    a->posted = s;
+}
+
+/* Whether rank r's flag is known here to be at s or beyond without reading
+ * it: this rank's own, which a peer reading it may have taken away
+ * (tern_shmc_fold). */
+static inline int tern_shmc_own_at(const struct tern_shmc *a, int r, uint64_t s)
+{
+    return r == a->rank && a->posted >= s;
 }
 
 /* Before collective s writes a slot: every rank is done with collective

@@ -180,7 +180,7 @@ void tern_shmc_release(struct tern_comm *c)
 void tern_shmc_wait(struct tern_shmc *a, int r, uint64_t s)
 {
     _Atomic uint64_t *f = &a->flags[r].seq;
-    if (atomic_load_explicit(f, memory_order_acquire) >= s) return;
+    if (tern_shmc_own_at(a, r, s) || atomic_load_explicit(f, memory_order_acquire) >= s) return;
     struct tern_waiter w = TERN_WAITER_INIT;
     /* Oversubscribed, spinning only delays the rank we wait for. */
     int spins = tern_g.wait_yield ? 1 : SPIN_LOADS;

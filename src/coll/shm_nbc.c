@@ -80,7 +80,8 @@ struct tern_shmc_op {
 
 static inline int flag_at(const struct tern_shmc *a, int r, uint64_t s)
 {
-    return atomic_load_explicit(&a->flags[r].seq, memory_order_acquire) >= s;
+    return tern_shmc_own_at(a, r, s) ||
+           atomic_load_explicit(&a->flags[r].seq, memory_order_acquire) >= s;
 }
 
 /* Whether the flags of ranks 0..last have reached s; o->at keeps the
