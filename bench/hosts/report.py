@@ -39,6 +39,10 @@ COLL_METRICS = [
     ("scatter_64k", "scatter 64 KiB (us)", True),
     ("reduce_scatter_64", "reduce_scatter 64 B (us)", True),
     ("reduce_scatter_64k", "reduce_scatter 64 KiB (us)", True),
+    ("scan_8", "scan 8 B (us)", True),
+    ("scan_64k", "scan 64 KiB (us)", True),
+    ("exscan_8", "exscan 8 B (us)", True),
+    ("exscan_64k", "exscan 64 KiB (us)", True),
 ]
 # run.sh --bcast: 4 ranks, 2 per host.
 BCAST_WHO = [("tern", "Tern"), ("ternwhole", "Tern, whole buffer"),

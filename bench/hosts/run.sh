@@ -12,13 +12,14 @@
 #   --coll       instead: collectives on 4 ranks, 2 per host (allreduce,
 #                bcast and allgather at 8 B and 64 KiB, alltoall at 8 B and
 #                1 KiB, barrier, gather and scatter at 8 B and 64 KiB,
-#                reduce_scatter of 64 B and 64 KiB in all), Tern as it
-#                chooses (by host: coll/coll_hier*.c), Tern with the flat
-#                algorithms forced, MPICH and Open MPI (COLL_WHO: a subset
-#                of tern ternflat mpich ompi; COLL_SET: a subset of
-#                allreduce bcast barrier allgather alltoall gather scatter
-#                reduce_scatter; COLL_NP: another even number of ranks, half
-#                on each host)
+#                reduce_scatter of 64 B and 64 KiB in all, scan and exscan
+#                at 8 B and 64 KiB), Tern as it chooses (by host:
+#                coll/coll_hier*.c), Tern with the flat algorithms forced,
+#                MPICH and Open MPI (COLL_WHO: a subset of tern ternflat
+#                mpich ompi; COLL_SET: a subset of allreduce bcast barrier
+#                allgather alltoall gather scatter reduce_scatter scan
+#                exscan; COLL_NP: another even number of ranks, half on
+#                each host)
 #   --bcast      instead: bcast of 1 and 4 MiB on 4 ranks, 2 per host: Tern
 #                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
 #                Tern by host with the buffer whole (TERN_HIER_CHUNK=0),
@@ -243,7 +244,7 @@ launch_cmd() {
 # allgather's and alltoall's are what auto takes without the hosts: bruck
 # for small messages (flat_more in a call names another: ring for
 # allgather above 64 KiB in all, pairwise for alltoall above 256 bytes).
-flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling TERN_GATHER_ALGORITHM=binomial TERN_SCATTER_ALGORITHM=binomial TERN_REDUCE_SCATTER_ALGORITHM=reduce_scatterv"
+flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling TERN_GATHER_ALGORITHM=binomial TERN_SCATTER_ALGORITHM=binomial TERN_REDUCE_SCATTER_ALGORITHM=reduce_scatterv TERN_SCAN_ALGORITHM=recursive_doubling TERN_EXSCAN_ALGORITHM=recursive_doubling"
 
 # coll_two COLL METRIC1 SIZE1 METRIC2 SIZE2 [FLAT2]: COLL at two sizes for
 # $who in repetition $rep, when COLL_SET names it; FLAT2: ternflat's
@@ -256,7 +257,7 @@ coll_two() {
 
 # coll_on NAME: whether COLL_SET (default: every collective) names it.
 coll_on() {
-    case " ${COLL_SET:-allreduce bcast barrier allgather alltoall gather scatter reduce_scatter} " in
+    case " ${COLL_SET:-allreduce bcast barrier allgather alltoall gather scatter reduce_scatter scan exscan} " in
         *" $1 "*) return 0 ;;
     esac
     return 1
@@ -320,6 +321,8 @@ for rep in $(seq 1 "$reps"); do
             coll_two gather gather_8 8 gather_64k 64K
             coll_two scatter scatter_8 8 scatter_64k 64K
             coll_two reduce_scatter reduce_scatter_64 64 reduce_scatter_64k 64K
+            coll_two scan scan_8 8 scan_64k 64K
+            coll_two exscan exscan_8 8 exscan_64k 64K
         done
         continue
     fi

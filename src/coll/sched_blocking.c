@@ -1,10 +1,11 @@
 /* Blocking algorithms that build the schedule of the nonblocking form and
  * run it to completion: the intercommunicator ones (nbc_inter.c), the
  * linear rooted ones (nbc_rooted.c), allgather's linear and alltoall's
- * exchange (nbc_all.c), and gather, scatter and reduce_scatter(_block) by
- * host (coll_hier_rooted.c, coll_hier_reduce_scatter.c), whose messages
- * across hosts take far longer than a schedule's steps.  The schedule takes the communicator's
- * next collective tag, as MPI_I<coll> would. */
+ * exchange (nbc_all.c), and gather, scatter, reduce_scatter(_block), scan
+ * and exscan by host (coll_hier_rooted.c, coll_hier_reduce_scatter.c,
+ * coll_hier_scan.c), whose messages across hosts take far longer than a
+ * schedule's steps.  The schedule takes the communicator's next collective
+ * tag, as MPI_I<coll> would. */
 #include "coll/coll_hier.h"
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
@@ -202,4 +203,16 @@ int tern_coll_reduce_scatter_block_hier(const void *sbuf, void *rbuf, size_t rco
 {
     RUN(c, "MPI_Reduce_scatter_block",
         tern_nbc_reduce_scatter_block_hier(s, sbuf, rbuf, rcount, dt, op));
+}
+
+int tern_coll_scan_hier(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                        struct tern_op *op, struct tern_comm *c)
+{
+    RUN(c, "MPI_Scan", tern_nbc_scan_hier(s, sbuf, rbuf, count, dt, op));
+}
+
+int tern_coll_exscan_hier(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                          struct tern_op *op, struct tern_comm *c)
+{
+    RUN(c, "MPI_Exscan", tern_nbc_exscan_hier(s, sbuf, rbuf, count, dt, op));
 }

@@ -218,10 +218,12 @@ static const struct algo reduce_scatter_block_algos[] = {
          .kinds = INTER),
 };
 static const struct algo scan_algos[] = {
+    ALGO("hier", all_reduce, tern_coll_scan_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", all_reduce, tern_coll_scan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", all_reduce, tern_coll_scan_recursive_doubling, .kinds = INTRA),
 };
 static const struct algo exscan_algos[] = {
+    ALGO("hier", all_reduce, tern_coll_exscan_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", all_reduce, tern_coll_exscan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", all_reduce, tern_coll_exscan_recursive_doubling, .kinds = INTRA),
 };
@@ -331,10 +333,12 @@ static const struct algo ireduce_scatter_block_algos[] = {
          .kinds = INTER),
 };
 static const struct algo iscan_algos[] = {
+    ALGO("hier", nbc_all_reduce, tern_nbc_scan_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_all_reduce, tern_nbc_scan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_scan_recursive_doubling, .kinds = INTRA),
 };
 static const struct algo iexscan_algos[] = {
+    ALGO("hier", nbc_all_reduce, tern_nbc_exscan_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_all_reduce, tern_nbc_exscan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_exscan_recursive_doubling, .kinds = INTRA),
 };

@@ -33,8 +33,8 @@ static const struct {
      {"hier", "shm", "shm_partition", "pairwise", "reduce_scatterv", "inter_leader"}},
     {"TERN_REDUCE_SCATTER_BLOCK_ALGORITHM",
      {"hier", "shm", "shm_partition", "pairwise", "reduce_scatterv", "inter_leader"}},
-    {"TERN_SCAN_ALGORITHM", {"shm", "recursive_doubling"}},
-    {"TERN_EXSCAN_ALGORITHM", {"shm", "recursive_doubling"}},
+    {"TERN_SCAN_ALGORITHM", {"hier", "shm", "recursive_doubling"}},
+    {"TERN_EXSCAN_ALGORITHM", {"hier", "shm", "recursive_doubling"}},
     {"TERN_IBARRIER_ALGORITHM", {"hier", "shm", "dissemination", "inter_leader"}},
     {"TERN_IBCAST_ALGORITHM", {"hier", "shm", "linear", "binomial", "inter_leader"}},
     {"TERN_IGATHER_ALGORITHM", {"hier", "shm", "linear", "binomial", "inter_leader"}},
@@ -51,8 +51,8 @@ static const struct {
      {"hier", "shm", "shm_partition", "recursive_doubling", "inter_leader"}},
     {"TERN_IREDUCE_SCATTER_ALGORITHM", {"hier", "shm", "direct", "inter_leader"}},
     {"TERN_IREDUCE_SCATTER_BLOCK_ALGORITHM", {"hier", "shm", "direct", "inter_leader"}},
-    {"TERN_ISCAN_ALGORITHM", {"shm", "recursive_doubling"}},
-    {"TERN_IEXSCAN_ALGORITHM", {"shm", "recursive_doubling"}},
+    {"TERN_ISCAN_ALGORITHM", {"hier", "shm", "recursive_doubling"}},
+    {"TERN_IEXSCAN_ALGORITHM", {"hier", "shm", "recursive_doubling"}},
 };
 #define NWANT ((int)(sizeof want / sizeof want[0]))
 
