@@ -59,6 +59,7 @@ struct tern_shmc_op {
      * receive buffer), a copy of the call's arrays kept after the op;
      * NULL: blocks of one count, one after the other. */
     const int *counts, *displs;
+    int fixed; /* not a v-variant: every rank knows every block's size */
     /* Alltoallv and alltoallw: the blocks sent (NULL: in place, rbuf's)
      * and received, and the bytes of a slot's part for one destination. */
     const struct tern_coll_blocks *snd, *rcv;
@@ -114,6 +115,14 @@ static void post(struct tern_shmc_op *o)
 
 static char *slot(const struct tern_shmc_op *o, int i) { return tern_shmc_slot(o->a, i, o->s); }
 
+/* Where rank i's data of 'total' bytes is (both ends know 'total'): in its
+ * flag line when it fits there, as in the blocking collectives, else in
+ * its slot. */
+static char *data(const struct tern_shmc_op *o, int i, size_t total)
+{
+    return tern_shmc_data(o->a, i, o->s, total);
+}
+
 /* Block i of the root's buffer (or the all-gather's): its count and where
  * it starts, in elements; 'count' is the block of the fixed-size calls. */
 static size_t blk_count(const struct tern_shmc_op *o, int i, size_t count)
@@ -157,15 +166,16 @@ static int barrier_step(struct tern_shmc_op *o)
 
 static int bcast_step(struct tern_shmc_op *o)
 {
+    size_t bytes = o->rcount * o->rdt->size;
     if (o->r == o->root) {
         if (!may_write(o)) return 0;
-        tern_shmc_put(slot(o, o->root), o->rbuf, o->rcount, o->rdt);
+        tern_shmc_put(data(o, o->root, bytes), o->rbuf, o->rcount, o->rdt);
         post(o);
         return 1;
     }
     if (!o->posted) post(o);
     if (!flag_at(o->a, o->root, o->s)) return 0;
-    tern_shmc_unpack(slot(o, o->root), o->rbuf, o->rcount, o->rdt);
+    tern_shmc_unpack(data(o, o->root, bytes), o->rbuf, o->rcount, o->rdt);
     return 1;
 }
 
@@ -175,7 +185,7 @@ static int gather_step(struct tern_shmc_op *o)
     if (o->r != o->root) {
         if (slotted(o, o->scount, o->sdt)) {
             if (!may_write(o)) return 0;
-            tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
+            tern_shmc_put(data(o, o->r, o->scount * o->sdt->size), o->sbuf, o->scount, o->sdt);
         }
         post(o);
         return 1;
@@ -192,10 +202,21 @@ static int gather_step(struct tern_shmc_op *o)
         size_t count = blk_count(o, i, o->rcount);
         if (i == o->root || !slotted(o, count, o->rdt)) continue;
         if (!flag_at(o->a, i, o->s)) return 0;
-        tern_shmc_unpack(slot(o, i), tern_coll_elem(o->rbuf, o->rdt, blk_at(o, i, o->rcount)),
-                         count, o->rdt);
+        tern_shmc_unpack(data(o, i, count * o->rdt->size),
+                         tern_coll_elem(o->rbuf, o->rdt, blk_at(o, i, o->rcount)), count, o->rdt);
     }
     return 1;
+}
+
+/* Where scatter's block for rank i is: every block in the root's flag line
+ * when all fit there (not scatterv's, whose sizes only the root knows),
+ * else in rank i's slot. */
+static char *scatter_block(const struct tern_shmc_op *o, int i)
+{
+    size_t blk = o->r == o->root ? o->scount * o->sdt->size : o->rcount * o->rdt->size;
+    size_t all = blk * (size_t)o->a->size;
+    if (o->fixed && all <= TERN_SHMC_INLINE) return data(o, o->root, all) + (size_t)i * blk;
+    return slot(o, i);
 }
 
 /* scatter and scatterv */
@@ -206,8 +227,9 @@ static int scatter_step(struct tern_shmc_op *o)
         for (int i = 0; i < o->a->size; i++) {
             size_t count = blk_count(o, i, o->scount);
             if (i != o->root && slotted(o, count, o->sdt))
-                tern_shmc_put(slot(o, i), tern_coll_elem(o->sbuf, o->sdt, blk_at(o, i, o->scount)),
-                              count, o->sdt);
+                tern_shmc_put(scatter_block(o, i),
+                              tern_coll_elem(o->sbuf, o->sdt, blk_at(o, i, o->scount)), count,
+                              o->sdt);
         }
         post(o);
         if (o->rbuf != MPI_IN_PLACE)
@@ -218,21 +240,23 @@ static int scatter_step(struct tern_shmc_op *o)
     if (!o->posted) post(o);
     if (!slotted(o, o->rcount, o->rdt)) return 1;
     if (!flag_at(o->a, o->root, o->s)) return 0;
-    tern_shmc_unpack(slot(o, o->r), o->rbuf, o->rcount, o->rdt);
+    tern_shmc_unpack(scatter_block(o, o->r), o->rbuf, o->rcount, o->rdt);
     return 1;
 }
 
-/* Reads rank i's block of the other ranks' slots, from this rank's
+/* Reads rank i's block of the other ranks' data, from this rank's
  * successor on (as the blocking ones do, so ranks do not all read one slot
- * at once); 'off' is where in a slot this rank's block lies. */
-static int read_blocks(struct tern_shmc_op *o, size_t off)
+ * at once); each rank's data is 'all' bytes (0: its block's), this rank's
+ * block 'off' bytes into it. */
+static int read_blocks(struct tern_shmc_op *o, size_t all, size_t off)
 {
     int n = o->a->size;
     for (; o->at < n - 1; o->at++) {
         int i = (o->r + 1 + o->at) % n;
+        size_t count = blk_count(o, i, o->rcount);
         if (!flag_at(o->a, i, o->s)) return 0;
-        tern_shmc_unpack(slot(o, i) + off, tern_coll_elem(o->rbuf, o->rdt, blk_at(o, i, o->rcount)),
-                         blk_count(o, i, o->rcount), o->rdt);
+        tern_shmc_unpack(data(o, i, all ? all : count * o->rdt->size) + off,
+                         tern_coll_elem(o->rbuf, o->rdt, blk_at(o, i, o->rcount)), count, o->rdt);
     }
     if (o->s > o->a->all_past) o->a->all_past = o->s;
     return 1;
@@ -245,36 +269,40 @@ static int allgather_step(struct tern_shmc_op *o)
         if (!may_write(o)) return 0;
         char *mine = tern_coll_elem(o->rbuf, o->rdt, blk_at(o, o->r, o->rcount));
         size_t own = blk_count(o, o->r, o->rcount);
+        char *dst = data(o, o->r, own * o->rdt->size);
         if (o->sbuf == MPI_IN_PLACE)
-            tern_shmc_put(slot(o, o->r), mine, own, o->rdt);
+            tern_shmc_put(dst, mine, own, o->rdt);
         else
-            tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
+            tern_shmc_put(dst, o->sbuf, o->scount, o->sdt);
         post(o);
         if (o->sbuf != MPI_IN_PLACE) tern_dt_copy(o->sbuf, o->scount, o->sdt, mine, own, o->rdt);
     }
-    return read_blocks(o, 0);
+    return read_blocks(o, 0, 0);
 }
 
 static int alltoall_step(struct tern_shmc_op *o)
 {
-    size_t blk = o->rcount * o->rdt->size;
+    size_t blk = o->rcount * o->rdt->size, all = blk * (size_t)o->a->size;
     if (!o->posted) {
         if (!may_write(o)) return 0;
-        /* In place, the blocks to send are rbuf's: all in the slot before
-         * any is overwritten. */
-        const void *src = o->sbuf == MPI_IN_PLACE ? o->rbuf : o->sbuf;
-        size_t scount = o->sbuf == MPI_IN_PLACE ? o->rcount : o->scount;
-        struct tern_datatype *sdt = o->sbuf == MPI_IN_PLACE ? o->rdt : o->sdt;
-        char *mine = slot(o, o->r);
+        /* In place, the blocks to send are rbuf's: all in the area before
+         * any is overwritten, and this rank's own is where it belongs. */
+        int in_place = o->sbuf == MPI_IN_PLACE;
+        const void *src = in_place ? o->rbuf : o->sbuf;
+        size_t scount = in_place ? o->rcount : o->scount;
+        struct tern_datatype *sdt = in_place ? o->rdt : o->sdt;
+        char *mine = data(o, o->r, all);
         for (int i = 0; i < o->a->size; i++)
-            tern_shmc_put(mine + (size_t)i * blk, tern_coll_elem(src, sdt, i * (MPI_Aint)scount),
-                          scount, sdt);
+            if (i != o->r)
+                tern_shmc_put(mine + (size_t)i * blk,
+                              tern_coll_elem(src, sdt, i * (MPI_Aint)scount), scount, sdt);
         post(o);
-        tern_shmc_unpack(mine + (size_t)o->r * blk,
+        if (!in_place)
+            tern_dt_copy(tern_coll_elem(src, sdt, o->r * (MPI_Aint)scount), scount, sdt,
                          tern_coll_elem(o->rbuf, o->rdt, o->r * (MPI_Aint)o->rcount), o->rcount,
                          o->rdt);
     }
-    return read_blocks(o, (size_t)o->r * blk);
+    return read_blocks(o, all, (size_t)o->r * blk);
 }
 
 /* Alltoallv and alltoallw: block (i -> j) travels in part j of rank i's
@@ -508,6 +536,7 @@ static int rooted(struct tern_sched *s, struct tern_shmc *a, int (*step)(struct 
         o->rdt = rdt;
         o->root = root;
         if (move) o->fits = a->move_bytes;
+        o->fixed = move;
     }
     return add(s, o);
 }
