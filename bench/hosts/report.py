@@ -39,6 +39,8 @@ COLL_METRICS = [
     ("scatter_64k", "scatter 64 KiB (us)", True),
     ("reduce_scatter_64", "reduce_scatter 64 B (us)", True),
     ("reduce_scatter_64k", "reduce_scatter 64 KiB (us)", True),
+    ("allgatherv_8", "allgatherv 8 B (us)", True),
+    ("allgatherv_16k", "allgatherv 16 KiB (us)", True),
     ("scan_8", "scan 8 B (us)", True),
     ("scan_64k", "scan 64 KiB (us)", True),
     ("exscan_8", "exscan 8 B (us)", True),

@@ -13,12 +13,12 @@
 #                bcast and allgather at 8 B and 64 KiB, alltoall at 8 B and
 #                1 KiB, barrier, gather and scatter at 8 B and 64 KiB,
 #                reduce_scatter of 64 B and 64 KiB in all, scan and exscan
-#                at 8 B and 64 KiB), Tern as it chooses (by host:
+#                at 8 B and 64 KiB, allgatherv of 8 B and 16 KiB), Tern as it chooses (by host:
 #                coll/coll_hier*.c), Tern with the flat algorithms forced,
 #                MPICH and Open MPI (COLL_WHO: a subset of tern ternflat
 #                mpich ompi; COLL_SET: a subset of allreduce bcast barrier
 #                allgather alltoall gather scatter reduce_scatter scan
-#                exscan; COLL_NP: another even number of ranks, half on
+#                exscan allgatherv; COLL_NP: another even number of ranks, half on
 #                each host)
 #   --bcast      instead: bcast of 1 and 4 MiB on 4 ranks, 2 per host: Tern
 #                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
@@ -257,7 +257,7 @@ coll_two() {
 
 # coll_on NAME: whether COLL_SET (default: every collective) names it.
 coll_on() {
-    case " ${COLL_SET:-allreduce bcast barrier allgather alltoall gather scatter reduce_scatter scan exscan} " in
+    case " ${COLL_SET:-allreduce bcast barrier allgather alltoall gather scatter reduce_scatter scan exscan allgatherv} " in
         *" $1 "*) return 0 ;;
     esac
     return 1
@@ -268,7 +268,7 @@ coll_on() {
 bench_np() {
     local rep=$1 metric=$2 who=$3 np=$4 b0 b1 val lib=$3 words=
     shift 4
-    [ "$who" = ternflat ] && lib=tern words="$flat_words ${flat_more:-TERN_ALLGATHER_ALGORITHM=bruck TERN_ALLTOALL_ALGORITHM=bruck}"
+    [ "$who" = ternflat ] && lib=tern words="$flat_words ${flat_more:-TERN_ALLGATHER_ALGORITHM=bruck TERN_ALLGATHERV_ALGORITHM=bruck TERN_ALLTOALL_ALGORITHM=bruck}"
     [ "$who" = ternwhole ] && lib=tern words=TERN_HIER_CHUNK=0
     b0=$(bridge_bytes)
     val=$(timeout $limit $(launch_cmd "$lib" "$np") $words "$bin/tern-bench.$lib" "$@" -f json 2> "$work/bench.err" | tb_value) || true
@@ -317,6 +317,7 @@ for rep in $(seq 1 "$reps"); do
             coll_two bcast bcast_8 8 bcast_64k 64K
             coll_on barrier && bench_np "$rep" barrier $who $coll_np barrier
             coll_two allgather allgather_8 8 allgather_64k 64K TERN_ALLGATHER_ALGORITHM=ring
+            coll_two allgatherv allgatherv_8 8 allgatherv_16k 16K TERN_ALLGATHERV_ALGORITHM=ring
             coll_two alltoall alltoall_8 8 alltoall_1k 1K TERN_ALLTOALL_ALGORITHM=pairwise
             coll_two gather gather_8 8 gather_64k 64K
             coll_two scatter scatter_8 8 scatter_64k 64K

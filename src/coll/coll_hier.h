@@ -24,6 +24,7 @@ tern_coll_rooted_fn tern_coll_gather_hier, tern_coll_scatter_hier;
 tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_hier;
 tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_hier;
 tern_coll_all_reduce_fn tern_coll_scan_hier, tern_coll_exscan_hier;
+tern_coll_allgatherv_fn tern_coll_allgatherv_hier;
 
 /* The same as schedules (nonblocking and persistent forms): each part's
  * phase added over that part (tern_sched_over), in rounds one after the
@@ -42,6 +43,7 @@ tern_nbc_reduce_scatter_block_fn tern_nbc_reduce_scatter_block_hier;
 /* coll_hier_scan.c: where the hosts' ranks interleave, the flat algorithm
  * (recursive doubling). */
 tern_nbc_all_reduce_fn tern_nbc_scan_hier, tern_nbc_exscan_hier;
+tern_nbc_allgatherv_fn tern_nbc_allgatherv_hier; /* coll_hier_allgatherv.c */
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_coll_hier_release(struct tern_comm *c);

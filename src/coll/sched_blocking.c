@@ -1,9 +1,10 @@
 /* Blocking algorithms that build the schedule of the nonblocking form and
  * run it to completion: the intercommunicator ones (nbc_inter.c), the
  * linear rooted ones (nbc_rooted.c), allgather's linear and alltoall's
- * exchange (nbc_all.c), and gather, scatter, reduce_scatter(_block), scan
- * and exscan by host (coll_hier_rooted.c, coll_hier_reduce_scatter.c,
- * coll_hier_scan.c), whose messages across hosts take far longer than a
+ * exchange (nbc_all.c), and gather, scatter, allgatherv,
+ * reduce_scatter(_block), scan and exscan by host (coll_hier_rooted.c,
+ * coll_hier_allgatherv.c, coll_hier_reduce_scatter.c, coll_hier_scan.c),
+ * whose messages across hosts take far longer than a
  * schedule's steps.  The schedule takes the communicator's next collective
  * tag, as MPI_I<coll> would. */
 #include "coll/coll_hier.h"
@@ -203,6 +204,14 @@ int tern_coll_reduce_scatter_block_hier(const void *sbuf, void *rbuf, size_t rco
 {
     RUN(c, "MPI_Reduce_scatter_block",
         tern_nbc_reduce_scatter_block_hier(s, sbuf, rbuf, rcount, dt, op));
+}
+
+int tern_coll_allgatherv_hier(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                              void *rbuf, const int *rcounts, const int *displs,
+                              struct tern_datatype *rdt, struct tern_comm *c)
+{
+    RUN(c, "MPI_Allgatherv",
+        tern_nbc_allgatherv_hier(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt));
 }
 
 int tern_coll_scan_hier(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,

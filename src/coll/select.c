@@ -144,6 +144,8 @@ static const struct algo allgather_algos[] = {
     ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
 };
 static const struct algo allgatherv_algos[] = {
+    ALGO("hier", allgatherv, tern_coll_allgatherv_hier, .kinds = INTRA, .hier = 1,
+         .upto = 128 * KIB),
     ALGO("shm", allgatherv, tern_coll_allgatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
@@ -279,6 +281,8 @@ static const struct algo iallgather_algos[] = {
     ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
 };
 static const struct algo iallgatherv_algos[] = {
+    ALGO("hier", nbc_allgatherv, tern_nbc_allgatherv_hier, .kinds = INTRA, .hier = 1,
+         .upto = 128 * KIB),
     ALGO("shm", nbc_allgatherv, tern_nbc_allgatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", nbc_allgatherv, tern_nbc_allgatherv_linear, .kinds = INTRA, .min_ranks = 3,
          .local = 1),
