@@ -77,7 +77,8 @@ expect_row "$out" "allreduce" "\*" "recursive_doubling" "table line $(line_of "$
 # hosts 1 rows do not match; shm cannot span hosts, the hosts' hierarchy can.
 expect_row "$out" "bcast" "\*" "hier" "conditions"
 expect_row "$out" "allgatherv" "0-512" "bruck" "table line $(line_of "$mixed" '^allgatherv .*bruck')"
-expect_row "$out" "allgatherv" "1K-64K" "bruck" "conditions"
+expect_row "$out" "allgatherv" "1K-128K" "hier" "conditions"
+expect_row "$out" "allgatherv" "256K-" "ring" "conditions"
 note "a forced TERN_<COLL>_ALGORITHM comes before the table"
 TERN_ALLREDUCE_ALGORITHM=shm run_checked "tern-info --coll forced" "$info" --coll --np 4 >/dev/null
 expect_row "$out" "allreduce" "\*" "shm" "TERN_ALLREDUCE_ALGORITHM"
