@@ -64,8 +64,8 @@ void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct te
         tern_dt_unpack(dt, buf, count, 0, slot, bytes);
 }
 
-void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, char *dst, const void *sbuf,
-                        size_t scount, const struct tern_datatype *sdt, char *mine, size_t own,
+void tern_shmc_post_own(struct tern_shmc *a, uint64_t s, char *dst, const void *sbuf, size_t scount,
+                        const struct tern_datatype *sdt, char *mine, size_t own,
                         const struct tern_datatype *rdt)
 {
     tern_shmc_may_write(a, s);
@@ -73,7 +73,7 @@ void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, char *dst, const
         tern_shmc_put(dst, mine, own, rdt);
     else
         tern_shmc_put(dst, sbuf, scount, sdt);
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, mine, own, rdt);
 }
 
@@ -85,7 +85,7 @@ int tern_coll_barrier_shm(struct tern_comm *c)
         tern_shmc_barrier_levels(a, c->rank);
     } else {
         uint64_t s = tern_shmc_next(a);
-        tern_shmc_post(a, c->rank, s);
+        tern_shmc_post(a, s);
         tern_shmc_wait_all(a, s);
     }
     /* Programs count on a barrier to land the messages sent before it (a
@@ -112,10 +112,10 @@ int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int r
     if (c->rank == root) {
         tern_shmc_may_write(a, s);
         tern_shmc_put(tern_shmc_data(a, root, s, bytes), buf, count, dt);
-        tern_shmc_post(a, root, s);
+        tern_shmc_post(a, s);
         return MPI_SUCCESS;
     }
-    tern_shmc_post(a, c->rank, s);
+    tern_shmc_post(a, s);
     tern_shmc_wait(a, root, s);
     tern_shmc_unpack(tern_shmc_data(a, root, s, bytes), buf, count, dt);
     return MPI_SUCCESS;
@@ -133,10 +133,10 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     if (r != root) {
         tern_shmc_may_write(a, s);
         tern_shmc_put(tern_shmc_data(a, r, s, bytes), sbuf, scount, sdt);
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
         return MPI_SUCCESS;
     }
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     MPI_Aint block = (MPI_Aint)rcount;
     if (sbuf != MPI_IN_PLACE)
         tern_dt_copy(sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, root * block), rcount, rdt);
@@ -169,12 +169,12 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
             if (i != root)
                 tern_shmc_put(line ? line + (size_t)i * bytes : tern_shmc_slot(a, i, s),
                               tern_coll_elem(sbuf, sdt, i * block), scount, sdt);
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
         if (rbuf != MPI_IN_PLACE)
             tern_dt_copy(tern_coll_elem(sbuf, sdt, root * block), scount, sdt, rbuf, rcount, rdt);
         return MPI_SUCCESS;
     }
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     tern_shmc_wait(a, root, s);
     tern_shmc_unpack(line ? line + (size_t)r * bytes : tern_shmc_slot(a, r, s), rbuf, rcount, rdt);
     return MPI_SUCCESS;
@@ -191,8 +191,7 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)rcount;
     char *mine = tern_coll_elem(rbuf, rdt, r * block);
-    tern_shmc_post_own(a, r, s, tern_shmc_data(a, r, s, bytes), sbuf, scount, sdt, mine, rcount,
-                       rdt);
+    tern_shmc_post_own(a, s, tern_shmc_data(a, r, s, bytes), sbuf, scount, sdt, mine, rcount, rdt);
     for (int i = 0; i < c->size; i++) {
         if (i == r) continue;
         tern_shmc_wait(a, i, s);
@@ -221,12 +220,12 @@ void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t
                       dt);
 }
 
-void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
+void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, const void *src, size_t count,
                           const struct tern_datatype *dt, size_t total)
 {
     tern_shmc_may_write(a, s);
-    memcpy(tern_shmc_data(a, r, s, total), (const char *)src + dt->true_lb, count * dt->size);
-    tern_shmc_post(a, r, s);
+    memcpy(tern_shmc_data(a, a->rank, s, total), (const char *)src + dt->true_lb, count * dt->size);
+    tern_shmc_post(a, s);
 }
 
 int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
@@ -243,8 +242,7 @@ int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern
      * run on into their next collective, whose flag writes would take the
      * line back from a root still reading data there (1.21-1.26x the time
      * of the slots at 1-16 bytes, 2 ranks, docs/comparison/runs/2026-11-29-inline). */
-    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt,
-                         TERN_SHMC_IN_SLOT);
+    tern_shmc_contribute(a, s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, TERN_SHMC_IN_SLOT);
     if (c->rank != root) return MPI_SUCCESS;
     tern_shmc_wait_all(a, s);
     tern_shmc_fold(a, s, 0, a->size - 1, 0, TERN_SHMC_IN_SLOT, rbuf, count, dt, op,
@@ -262,7 +260,7 @@ int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct t
     if (a->groups && tern_shmc_reduce_levels(a, c->rank, sbuf, rbuf, count, dt, op, -1) == 0)
         return MPI_SUCCESS;
     uint64_t s = tern_shmc_next(a);
-    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, bytes);
+    tern_shmc_contribute(a, s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, bytes);
     tern_shmc_wait_all(a, s);
     tern_shmc_fold(a, s, 0, a->size - 1, 0, bytes, rbuf, count, dt, op,
                    sbuf == MPI_IN_PLACE ? NULL : sbuf);

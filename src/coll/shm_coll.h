@@ -122,9 +122,11 @@ void tern_shmc_wait_all(struct tern_shmc *a, uint64_t s);
 /* The number of a blocking collective, taken when it starts. */
 static inline uint64_t tern_shmc_next(struct tern_shmc *a) { return ++a->seq; }
 
-static inline void tern_shmc_post(struct tern_shmc *a, int r, uint64_t s)
+/* This rank's flag to s: it entered collective s, its contribution written.
+ * Only a rank's own flag is ever posted, so the lane knows which. */
+static inline void tern_shmc_post(struct tern_shmc *a, uint64_t s)
 {
-    atomic_store_explicit(&a->flags[r].seq, s, memory_order_release);
+    atomic_store_explicit(&a->flags[a->rank].seq, s, memory_order_release);
     a->posted = s;
 }
 
@@ -180,14 +182,14 @@ void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct te
 /* An all-gather's own block: into 'dst', this rank's slot or flag line
  * (read from 'mine', its place in the receive buffer, when sbuf is
  * MPI_IN_PLACE), posted, then copied into 'mine'. */
-void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, char *dst, const void *sbuf,
-                        size_t scount, const struct tern_datatype *sdt, char *mine, size_t own,
+void tern_shmc_post_own(struct tern_shmc *a, uint64_t s, char *dst, const void *sbuf, size_t scount,
+                        const struct tern_datatype *sdt, char *mine, size_t own,
                         const struct tern_datatype *rdt);
 
 /* Writes this rank's contribution to a reduction ('count' elements of a
  * contiguous type) where tern_shmc_data puts 'total' bytes (the count's,
  * or TERN_SHMC_IN_SLOT), and posts s. */
-void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
+void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, const void *src, size_t count,
                           const struct tern_datatype *dt, size_t total);
 
 /* rbuf = x_first op (... op x_last), x_i the 'count' elements (a contiguous

@@ -156,7 +156,7 @@ void tern_shmc_barrier_levels(struct tern_shmc *a, int r)
     int k = g->group[r];
     if (g->leader[k] == r) /* the last of its group */
         for (int i = g->start[k]; i < g->start[k + 1] - 1; i++) tern_shmc_wait(a, g->members[i], s);
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     wait_leaders(a, s);
 }
 
@@ -169,7 +169,7 @@ void tern_shmc_bcast_levels(struct tern_shmc *a, int r, void *buf, size_t count,
     if (r == root) {
         tern_shmc_may_write(a, s);
         tern_shmc_put(tern_shmc_slot(a, root, s), buf, count, dt);
-        tern_shmc_post(a, root, s);
+        tern_shmc_post(a, s);
         return;
     }
     int k = g->group[r], from = g->leader[k];
@@ -180,7 +180,7 @@ void tern_shmc_bcast_levels(struct tern_shmc *a, int r, void *buf, size_t count,
         tern_shmc_may_write(a, s);
         memcpy(tern_shmc_slot(a, r, s), tern_shmc_slot(a, root, s), count * dt->size);
     }
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     tern_shmc_wait(a, from, s);
     tern_shmc_unpack(tern_shmc_slot(a, from, s), buf, count, dt);
 }
@@ -202,7 +202,7 @@ int tern_shmc_reduce_levels(struct tern_shmc *a, int r, const void *sbuf, void *
     const void *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     int k = g->group[r];
     if (g->leader[k] != r) {
-        tern_shmc_contribute(a, s, r, src, count, dt, TERN_SHMC_IN_SLOT);
+        tern_shmc_contribute(a, s, src, count, dt, TERN_SHMC_IN_SLOT);
     } else {
         /* x_first op (... op x_leader), the leader being the highest rank */
         char *mine = tern_shmc_slot(a, r, s);
@@ -213,7 +213,7 @@ int tern_shmc_reduce_levels(struct tern_shmc *a, int r, const void *sbuf, void *
             tern_shmc_wait(a, m, s);
             combine(op, tern_shmc_slot(a, m, s), mine, count, dt);
         }
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
     }
     if (root >= 0 && r != root) return MPI_SUCCESS;
     wait_leaders(a, s);

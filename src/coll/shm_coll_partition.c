@@ -59,7 +59,7 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
         uint64_t s = tern_shmc_next(a);
         tern_shmc_may_write(a, s);
         memcpy(tern_shmc_slot(a, r, s), src + at, m * esize);
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
         tern_shmc_wait_all(a, s);
 
         uint64_t s1 = tern_shmc_next(a); /* every flag is at s: the other parity is free */
@@ -70,7 +70,7 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
             tern_shmc_fold(a, s, 0, n - 1, first * esize, TERN_SHMC_IN_SLOT, out - dt->true_lb, len,
                            dt, op, NULL);
         }
-        tern_shmc_post(a, r, s1);
+        tern_shmc_post(a, s1);
         for (int k = 0; k < n; k++) {
             int i = (r + k) % n;
             tern_shmc_slice_of(m, n, i, &first, &len);
@@ -115,7 +115,7 @@ static int rs_partition(const void *sbuf, void *rbuf, const int *rcounts, size_t
             if (len) memcpy(slot + (size_t)i * m * esize, src + (displ + at) * esize, len * esize);
             displ += count;
         }
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
         tern_shmc_wait_all(a, s);
         size_t len = piece_len(mine, at, m);
         if (len)

@@ -13,12 +13,11 @@
 /* Every rank's vector of 'total' elements in its slot; this rank's block
  * of 'count' elements from element 'first' combined into rbuf. */
 static void reduce_block(struct tern_shmc *a, const void *sbuf, void *rbuf, size_t total,
-                         size_t first, size_t count, struct tern_datatype *dt, struct tern_op *op,
-                         int r)
+                         size_t first, size_t count, struct tern_datatype *dt, struct tern_op *op)
 {
     uint64_t s = tern_shmc_next(a);
     int in_place = sbuf == MPI_IN_PLACE;
-    tern_shmc_contribute(a, s, r, in_place ? rbuf : sbuf, total, dt, total * dt->size);
+    tern_shmc_contribute(a, s, in_place ? rbuf : sbuf, total, dt, total * dt->size);
     tern_shmc_wait_all(a, s);
     if (count)
         tern_shmc_fold(a, s, 0, a->size - 1, first * dt->size, total * dt->size, rbuf, count, dt,
@@ -33,7 +32,7 @@ int tern_coll_reduce_scatter_block_shm(const void *sbuf, void *rbuf, size_t rcou
     if (total * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, total * dt->size) : NULL;
     if (!a) return tern_coll_reduce_scatter_block_reduce_scatterv(sbuf, rbuf, rcount, dt, op, c);
-    reduce_block(a, sbuf, rbuf, total, rcount * (size_t)c->rank, rcount, dt, op, c->rank);
+    reduce_block(a, sbuf, rbuf, total, rcount * (size_t)c->rank, rcount, dt, op);
     return MPI_SUCCESS;
 }
 
@@ -48,7 +47,7 @@ int tern_coll_reduce_scatter_shm(const void *sbuf, void *rbuf, const int *rcount
     if (total * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, total * dt->size) : NULL;
     if (!a) return tern_coll_reduce_scatter_reduce_scatterv(sbuf, rbuf, rcounts, dt, op, c);
-    reduce_block(a, sbuf, rbuf, total, first, (size_t)rcounts[c->rank], dt, op, c->rank);
+    reduce_block(a, sbuf, rbuf, total, first, (size_t)rcounts[c->rank], dt, op);
     return MPI_SUCCESS;
 }
 
@@ -63,10 +62,9 @@ static int prefix(const void *sbuf, void *rbuf, size_t count, struct tern_dataty
     int last = exclusive ? r - 1 : r;
     /* Nobody reads the last rank's input in an exscan. */
     if (exclusive && r == a->size - 1)
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
     else
-        tern_shmc_contribute(a, s, r, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt,
-                             count * dt->size);
+        tern_shmc_contribute(a, s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, count * dt->size);
     if (last < 0) return MPI_SUCCESS;
     for (int i = 0; i <= last; i++) tern_shmc_wait(a, i, s);
     tern_shmc_fold(a, s, 0, last, 0, count * dt->size, rbuf, count, dt, op,

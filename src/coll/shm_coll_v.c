@@ -48,7 +48,7 @@ int tern_coll_alltoall_shm(const void *sbuf, size_t scount, struct tern_datatype
         if (i != r)
             tern_shmc_put(mine + (size_t)i * blk,
                           tern_coll_elem(sbuf, sdt, (MPI_Aint)i * (MPI_Aint)scount), scount, sdt);
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     /* The rank's own block goes straight across (in place it is there
      * already), not back out of the area (tern_shmc_fold says why). */
     if (!in_place)
@@ -77,7 +77,7 @@ int tern_coll_allgatherv_shm(const void *sbuf, size_t scount, struct tern_dataty
     uint64_t s = tern_shmc_next(a);
     char *mine = tern_coll_elem(rbuf, rdt, displs[r]);
     size_t own = (size_t)rcounts[r];
-    tern_shmc_post_own(a, r, s, tern_shmc_slot(a, r, s), sbuf, scount, sdt, mine, own, rdt);
+    tern_shmc_post_own(a, s, tern_shmc_slot(a, r, s), sbuf, scount, sdt, mine, own, rdt);
     for (int k = 1; k < n; k++) {
         int i = (r + k) % n;
         tern_shmc_wait(a, i, s);
@@ -99,17 +99,17 @@ int tern_coll_gatherv_shm(const void *sbuf, size_t scount, struct tern_datatype 
     if (r != root) {
         size_t bytes = scount * sdt->size;
         if (bytes > a->carry_bytes) {
-            tern_shmc_post(a, r, s);
+            tern_shmc_post(a, s);
             return tern_send(sbuf, scount, sdt, root, TERN_TAG_GATHERV, c, TERN_COLL_CTX);
         }
         if (bytes) {
             tern_shmc_may_write(a, s);
             tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
         }
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
         return MPI_SUCCESS;
     }
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
     if (!reqs) return tern_coll_nomem("MPI_Gatherv", (size_t)n * sizeof *reqs);
     for (int i = 0; i < n && !rc; i++)
@@ -142,7 +142,7 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     uint64_t s = tern_shmc_next(a);
     if (r != root) {
         size_t bytes = rcount * rdt->size;
-        tern_shmc_post(a, r, s);
+        tern_shmc_post(a, s);
         if (bytes > a->carry_bytes)
             return tern_recv(rbuf, rcount, rdt, root, TERN_TAG_SCATTERV, c, TERN_COLL_CTX,
                              MPI_STATUS_IGNORE);
@@ -160,7 +160,7 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
             tern_shmc_put(tern_shmc_slot(a, i, s), tern_coll_elem(sbuf, sdt, displs[i]),
                           (size_t)scounts[i], sdt);
     }
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
     if (!reqs) return tern_coll_nomem("MPI_Scatterv", (size_t)n * sizeof *reqs);
     for (int i = 0; i < n && !rc; i++)
@@ -239,7 +239,7 @@ static int alltoallvw_shm(const void *sbuf, const int *scounts, const int *sdisp
             at += tern_coll_blocks_size(&snd, i);
         }
     }
-    tern_shmc_post(a, r, s);
+    tern_shmc_post(a, s);
     tern_shmc_wait_all(a, s);
     int fit = 1;
     for (int i = 0; i < n && fit; i++) fit = ((const uint64_t *)tern_shmc_slot(a, i, s))[0] != 0;

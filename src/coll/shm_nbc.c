@@ -108,7 +108,7 @@ static int may_write(struct tern_shmc_op *o) { return all_at(o, o->s - 1); }
 
 static void post(struct tern_shmc_op *o)
 {
-    tern_shmc_post(o->a, o->r, o->s);
+    tern_shmc_post(o->a, o->s);
     o->posted = 1;
     o->at = 0;
 }
@@ -372,7 +372,7 @@ static int partition_step(struct tern_shmc_op *o)
         if (o->phase == 0) {
             if (!all_at(o, s0 - 1)) return 0;
             memcpy(tern_shmc_slot(a, o->r, s0), src + done * esize, m * esize);
-            tern_shmc_post(a, o->r, s0);
+            tern_shmc_post(a, s0);
             o->phase = 1;
         }
         if (o->phase == 1) {
@@ -382,7 +382,7 @@ static int partition_step(struct tern_shmc_op *o)
                 tern_shmc_fold(a, s0, 0, n - 1, first * esize, TERN_SHMC_IN_SLOT,
                                tern_shmc_slot(a, o->r, s1) + first * esize - dt->true_lb, len, dt,
                                o->op, NULL);
-            tern_shmc_post(a, o->r, s1);
+            tern_shmc_post(a, s1);
             o->phase = 2;
             o->at = 0;
         }
