@@ -46,7 +46,6 @@ int tern_coll_nomem(const char *what, size_t bytes);
 
 static inline int tern_coll_lowbit(int v) { return v & -v; }
 
-/* The largest of n counts (the v-variants' biggest block). */
 /* Rank i's block of a reduce_scatter: rcounts[i], or rcount for every
  * rank when rcounts is NULL (reduce_scatter_block). */
 static inline size_t tern_coll_block_count(const int *rcounts, size_t rcount, int i)
@@ -54,6 +53,7 @@ static inline size_t tern_coll_block_count(const int *rcounts, size_t rcount, in
     return rcounts ? (size_t)rcounts[i] : rcount;
 }
 
+/* The largest of n counts (the v-variants' biggest block). */
 static inline size_t tern_coll_max_count(const int *counts, int n)
 {
     size_t m = 0;
