@@ -33,8 +33,8 @@ struct agv_plan {
 
 /* 0; 1 where a count passes an int (the caller's flat algorithm); -1 out
  * of memory (the error sticks to the schedule). */
-static int agv_plan(struct tern_sched *s, struct tern_coll_hier *h, int n, const int *rcounts,
-                    size_t esize, struct agv_plan *p)
+static int agv_plan(struct tern_sched *s, struct tern_coll_hier *h, int n, int mine,
+                    const int *rcounts, size_t esize, struct agv_plan *p)
 {
     int nh = h->nhosts, nn = h->node->size;
     int *ints = tern_sched_buf(s, (2 * (size_t)nh + (size_t)n + 2 * (size_t)nn) * sizeof *ints);
@@ -44,23 +44,25 @@ static int agv_plan(struct tern_sched *s, struct tern_coll_hier *h, int n, const
     p->at = p->host_displs + nh;
     p->node_counts = p->at + n;
     p->node_displs = p->node_counts + nn;
-    size_t *host_bytes = tern_sched_buf(s, (size_t)nh * sizeof *host_bytes);
-    if (!host_bytes) return -1;
-    for (int l = 0; l < nh; l++) host_bytes[l] = 0;
-    /* c's order is node order within each host. */
+    for (int l = 0; l < nh; l++) p->host_counts[l] = 0;
+    /* Each block's offset in its host's part (c's order is node order
+     * within each host), then in the whole. */
     for (int r = 0; r < n; r++) {
         int l = h->leader_of[r];
         size_t bytes = (size_t)rcounts[r] * esize;
-        if (host_bytes[l] + bytes > INT_MAX) return 1;
-        p->at[r] = (int)host_bytes[l];
-        host_bytes[l] += bytes;
+        if ((size_t)p->host_counts[l] + bytes > INT_MAX) return 1;
+        p->at[r] = p->host_counts[l];
+        p->host_counts[l] += (int)bytes;
+        if (l == mine) {
+            p->node_counts[h->node_rank[r]] = (int)bytes;
+            p->node_displs[h->node_rank[r]] = p->at[r];
+        }
     }
     p->total = 0;
     for (int l = 0; l < nh; l++) {
-        if (p->total + host_bytes[l] > INT_MAX) return 1;
-        p->host_counts[l] = (int)host_bytes[l];
+        if (p->total + (size_t)p->host_counts[l] > INT_MAX) return 1;
         p->host_displs[l] = (int)p->total;
-        p->total += host_bytes[l];
+        p->total += (size_t)p->host_counts[l];
     }
     for (int r = 0; r < n; r++) p->at[r] += p->host_displs[h->leader_of[r]];
     return 0;
@@ -74,7 +76,7 @@ int tern_nbc_allgatherv_hier(struct tern_sched *s, const void *sbuf, size_t scou
     struct tern_coll_hier *h = tern_coll_hier_of(c);
     int n = c->size, me = c->rank, mine = h->leader_of[me];
     struct agv_plan p;
-    int how = agv_plan(s, h, n, rcounts, rdt->size, &p);
+    int how = agv_plan(s, h, n, mine, rcounts, rdt->size, &p);
     if (how > 0) return tern_nbc_allgatherv_ring(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
     if (how < 0) return tern_sched_round(s);
     if (p.total == 0) return MPI_SUCCESS;
@@ -87,12 +89,6 @@ int tern_nbc_allgatherv_hier(struct tern_sched *s, const void *sbuf, size_t scou
     char *pack = tern_sched_buf(s, p.total);
     if (!pack) return tern_sched_round(s);
     struct tern_datatype *bt = tern_coll_byte();
-    for (int r = 0; r < n; r++)
-        if (h->leader_of[r] == mine) {
-            int i = h->node_rank[r];
-            p.node_counts[i] = (int)((size_t)rcounts[r] * rdt->size);
-            p.node_displs[i] = p.at[r] - p.host_displs[mine];
-        }
 
     tern_sched_over(s, h->node);
     int rc = tern_nbc_gatherv(s, sbuf, scount, sdt, pack + p.host_displs[mine], p.node_counts,

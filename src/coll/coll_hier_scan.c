@@ -33,27 +33,23 @@ static int scan_hier(struct tern_sched *s, const void *sbuf, void *rbuf, size_t 
     int last = i == nn - 1;
     *rc = MPI_SUCCESS;
     if (count * dt->size == 0) return 0;
-    /* This rank's input, where the node phase will not overwrite it: the
-     * last rank of an exscan adds it to its prefix for the host's total. */
-    const void *x = sbuf;
-    if (exclusive && last && sbuf == MPI_IN_PLACE) {
-        void *copy = tern_sched_tmp(s, dt, count);
-        if (!copy) {
-            *rc = tern_sched_round(s);
-            return 0;
-        }
-        tern_sched_copy(s, rbuf, count, dt, copy, count, dt);
-        *rc = tern_sched_round(s);
-        x = copy;
-    }
-    void *tot = NULL, *pre = NULL;
-    if ((last || i == 0) && !(tot = tern_sched_tmp(s, dt, count))) {
+    /* Scratch: an in-place exscan's last rank keeps its input aside, where
+     * the node phase will not overwrite it, to add to its prefix for the
+     * host's total (tot, which the leader receives); 'pre' is what the
+     * hosts before hold. */
+    int keep = exclusive && last && sbuf == MPI_IN_PLACE, has_tot = last || i == 0,
+        has_pre = host > 0 || h->leaders;
+    void *aside = keep ? tern_sched_tmp(s, dt, count) : NULL;
+    void *tot = has_tot ? tern_sched_tmp(s, dt, count) : NULL;
+    void *pre = has_pre ? tern_sched_tmp(s, dt, count) : NULL;
+    if ((keep && !aside) || (has_tot && !tot) || (has_pre && !pre)) {
         *rc = tern_sched_round(s);
         return 0;
     }
-    if ((host > 0 || h->leaders) && !(pre = tern_sched_tmp(s, dt, count))) {
+    const void *x = keep ? aside : sbuf;
+    if (keep) {
+        tern_sched_copy(s, rbuf, count, dt, aside, count, dt);
         *rc = tern_sched_round(s);
-        return 0;
     }
 
     *rc = tern_coll_hier_phase(s, *rc, h->node);
@@ -65,12 +61,8 @@ static int scan_hier(struct tern_sched *s, const void *sbuf, void *rbuf, size_t 
     /* The host's total: the last rank's prefix (with its own input after
      * it in an exscan), to the leader. */
     if (last) {
-        if (!exclusive)
-            tern_sched_copy(s, rbuf, count, dt, tot, count, dt);
-        else if (i == 0)
-            tern_sched_copy(s, x, count, dt, tot, count, dt);
-        else {
-            tern_sched_copy(s, x, count, dt, tot, count, dt);
+        tern_sched_copy(s, exclusive ? x : rbuf, count, dt, tot, count, dt);
+        if (exclusive && i > 0) {
             *rc = tern_sched_round(s);
             tern_sched_reduce(s, rbuf, tot, count, dt, op);
         }
